@@ -1,0 +1,25 @@
+/*
+ * api.h -- what the CLI tells the driver-API layer (driver.c) and asks it.
+ *
+ * The built-in workloads' host code calls the CUDA Driver API subset
+ * (cuda.h) and knows nothing of rfsim; the CLI chooses the machine before
+ * it runs that host code and reads the kernel records afterwards.  The
+ * config is process-wide because the Driver API has no place to pass one:
+ * cuInit/cuCtxCreate build their simulated GPU from the config set here
+ * (the built-in defaults if none was set).
+ */
+#ifndef RFSIM_API_API_H
+#define RFSIM_API_API_H
+
+#include "base/config.h"
+#include "sim/gpu.h"
+
+/* the config later contexts' GPUs are built from (copied) */
+void api_set_config(const Config *c);
+
+/* every kernel launched through the driver API since the last clear, in
+ * launch order, across contexts */
+const KernelStats *api_kernel_log(int *n);
+void api_kernel_log_clear(void);
+
+#endif

@@ -1,0 +1,231 @@
+/*
+ * cuda.h -- rfsim's subset of the CUDA Driver API.
+ *
+ * Host code written against NVIDIA's driver API compiles unchanged against
+ * this header, and host code written against this header compiles
+ * unchanged against NVIDIA's (CUDA 13, /usr/local/cuda/include/cuda.h).
+ * That is the whole contract, so every name, argument type and enum value
+ * below is NVIDIA's; what is ours is the selection and the wording.
+ * src/api/driver.c implements the functions on top of the simulator; the
+ * same workload host code links against NVIDIA's libcuda to run on a real
+ * GPU (workloads/real.mk).
+ *
+ * Versioned symbols.  NVIDIA's header maps several API names onto
+ * versioned entry points with macros (cuMemAlloc is really cuMemAlloc_v2,
+ * the 64-bit-size version; cuCtxCreate is cuCtxCreate_v4 since CUDA 13).
+ * We mirror exactly those macros, so an object file compiled against
+ * either header references the same symbols, and driver.c must define the
+ * suffixed names.  We do not mirror the per-thread-default-stream variants
+ * (CUDA_API_PER_THREAD_DEFAULT_STREAM): rfsim has one stream.
+ *
+ * cuCtxCreate takes NVIDIA's CUDA 13 argument list,
+ * (CUcontext *, CUctxCreateParams *, unsigned flags, CUdevice).  rfsim
+ * models neither execution affinity nor graphics interop, so
+ * CUctxCreateParams is left incomplete here and callers pass NULL.  Code
+ * that must also build against CUDA 12 headers tests CUDA_VERSION.
+ *
+ * Left out: streams beyond the NULL stream, events, arrays and textures,
+ * unified and host-pinned memory, graphs, libraries, the JIT options of
+ * cuModuleLoadDataEx.  Add declarations here only together with their
+ * implementation in driver.c.
+ */
+#ifndef RFSIM_CUDA_H
+#define RFSIM_CUDA_H
+
+#include <stddef.h>
+
+#define CUDA_VERSION 13000  /* the driver API version whose names we follow */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUDAAPI  /* calling convention; empty on the Linux/x86-64 hosts we support */
+
+/* API name -> versioned symbol, exactly as in NVIDIA's header */
+#define cuCtxCreate       cuCtxCreate_v4
+#define cuCtxDestroy      cuCtxDestroy_v2
+#define cuModuleGetGlobal cuModuleGetGlobal_v2
+#define cuMemAlloc        cuMemAlloc_v2
+#define cuMemFree         cuMemFree_v2
+#define cuMemcpyHtoD      cuMemcpyHtoD_v2
+#define cuMemcpyDtoH      cuMemcpyDtoH_v2
+#define cuMemcpyDtoD      cuMemcpyDtoD_v2
+#define cuMemsetD8        cuMemsetD8_v2
+#define cuMemsetD32       cuMemsetD32_v2
+
+/* ---- handles ---- */
+
+#if defined(_WIN64) || defined(__LP64__)
+typedef unsigned long long CUdeviceptr_v2;   /* device address, pointer-sized */
+#else
+typedef unsigned int CUdeviceptr_v2;
+#endif
+typedef CUdeviceptr_v2 CUdeviceptr;
+typedef int CUdevice_v1;                     /* device ordinal */
+typedef CUdevice_v1 CUdevice;
+typedef struct CUctx_st *CUcontext;          /* a context: address space + modules */
+typedef struct CUmod_st *CUmodule;           /* a loaded PTX module */
+typedef struct CUfunc_st *CUfunction;        /* a kernel (.entry) of a module */
+typedef struct CUstream_st *CUstream;        /* only the NULL stream exists in rfsim */
+typedef struct CUctxCreateParams_st CUctxCreateParams;  /* incomplete: pass NULL */
+
+/* ---- status codes (values in cuerrors.def) ---- */
+
+typedef enum cudaError_enum {
+#define X(name, value, desc) name = value,
+#include "cuerrors.def"
+#undef X
+} CUresult;
+
+/* ---- context creation flags (rfsim accepts and ignores the scheduling ones) ---- */
+
+typedef enum CUctx_flags_enum {
+	CU_CTX_SCHED_AUTO          = 0x00,
+	CU_CTX_SCHED_SPIN          = 0x01,
+	CU_CTX_SCHED_YIELD         = 0x02,
+	CU_CTX_SCHED_BLOCKING_SYNC = 0x04,
+	CU_CTX_BLOCKING_SYNC       = 0x04,   /* old name of SCHED_BLOCKING_SYNC */
+	CU_CTX_SCHED_MASK          = 0x07,
+	CU_CTX_MAP_HOST            = 0x08,
+	CU_CTX_LMEM_RESIZE_TO_MAX  = 0x10,
+	CU_CTX_FLAGS_MASK          = 0xFF
+} CUctx_flags;
+
+/* ---- device attributes (cuDeviceGetAttribute); NVIDIA's values ---- */
+
+typedef enum CUdevice_attribute_enum {
+	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+	CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+	CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+	CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
+	CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+	CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+	CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
+	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,   /* bytes, static + dynamic */
+	CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK = 8,       /* old name */
+	CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY = 9,         /* bytes */
+	CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
+	CU_DEVICE_ATTRIBUTE_MAX_PITCH = 11,
+	CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK = 12,      /* 32-bit registers */
+	CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK = 12,          /* old name */
+	CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,                   /* kHz */
+	CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT = 14,
+	CU_DEVICE_ATTRIBUTE_GPU_OVERLAP = 15,
+	CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+	CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT = 17,
+	CU_DEVICE_ATTRIBUTE_INTEGRATED = 18,
+	CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY = 19,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_MODE = 20,
+	CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT = 30,
+	CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS = 31,
+	CU_DEVICE_ATTRIBUTE_ECC_ENABLED = 32,
+	CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33,
+	CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34,
+	CU_DEVICE_ATTRIBUTE_TCC_DRIVER = 35,
+	CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,            /* kHz */
+	CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,      /* bits */
+	CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,                /* bytes */
+	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+	CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT = 40,
+	CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
+	CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+	CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED = 78,
+	CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED = 79,
+	CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED = 80,
+	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,  /* bytes */
+	CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR = 82,
+	CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 83,
+	CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD = 84,
+	CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID = 85,
+	CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO = 87,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED = 90,
+	CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95,
+	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,     /* bytes */
+	CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
+	CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE = 108,
+	CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK = 111,     /* bytes */
+	CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120
+} CUdevice_attribute;
+
+/* ---- kernel attributes (cuFuncGetAttribute); NVIDIA's values ---- */
+
+typedef enum CUfunction_attribute_enum {
+	CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,   /* largest launchable block */
+	CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,       /* static shared memory */
+	CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,        /* user constant memory */
+	CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,        /* local memory per thread */
+	CU_FUNC_ATTRIBUTE_NUM_REGS = 4,                /* registers per thread */
+	CU_FUNC_ATTRIBUTE_PTX_VERSION = 5,             /* major*10 + minor */
+	CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,          /* major*10 + minor */
+	CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
+	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+	CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9
+} CUfunction_attribute;
+
+/* ---- cuLaunchKernel's `extra` array: packed-argument-buffer form ---- */
+
+#define CU_LAUNCH_PARAM_END_AS_INT            0x00
+#define CU_LAUNCH_PARAM_END                   ((void *)CU_LAUNCH_PARAM_END_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 0x01
+#define CU_LAUNCH_PARAM_BUFFER_POINTER        ((void *)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT    0x02
+#define CU_LAUNCH_PARAM_BUFFER_SIZE           ((void *)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)
+
+/* ---- error reporting ---- */
+
+CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
+CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
+
+/* ---- initialisation and devices ---- */
+
+CUresult CUDAAPI cuInit(unsigned int Flags);
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);
+CUresult CUDAAPI cuDeviceGetCount(int *count);
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
+
+/* ---- contexts ---- */
+
+CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
+                             unsigned int flags, CUdevice dev);
+CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
+CUresult CUDAAPI cuCtxSynchronize(void);
+
+/* ---- modules ---- */
+
+CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);
+CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);
+CUresult CUDAAPI cuModuleUnload(CUmodule hmod);
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);
+CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
+                                   const char *name);
+
+/* ---- memory ---- */
+
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);
+CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);
+CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);
+
+/* ---- execution ---- */
+
+CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);
+CUresult CUDAAPI cuLaunchKernel(CUfunction f,
+                                unsigned int gridDimX, unsigned int gridDimY,
+                                unsigned int gridDimZ,
+                                unsigned int blockDimX, unsigned int blockDimY,
+                                unsigned int blockDimZ,
+                                unsigned int sharedMemBytes, CUstream hStream,
+                                void **kernelParams, void **extra);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RFSIM_CUDA_H */

@@ -1,0 +1,476 @@
+/*
+ * driver.c -- rfsim's implementation of the CUDA Driver API subset in
+ * cuda.h, on top of the simulated GPU (sim/gpu.h).
+ *
+ * One device exists, ordinal 0, described by the process-wide config
+ * (api_set_config).  A context owns one simulated GPU: its device memory
+ * and its modules.  Only the legacy NULL stream exists and every call is
+ * synchronous, which is a legal implementation of CUDA's stream semantics.
+ *
+ * Errors follow NVIDIA's conventions: bad arguments give
+ * CUDA_ERROR_INVALID_VALUE and the like, PTX that does not parse gives
+ * CUDA_ERROR_INVALID_PTX, and a kernel fault gives CUDA_ERROR_ILLEGAL_ADDRESS
+ * (or MISALIGNED_ADDRESS, LAUNCH_FAILED) and, as on a GPU, is sticky: the
+ * context answers every later call with the same error.  Because host
+ * programs often print only the error name, rfsim also writes the full
+ * report (kernel, block, thread, PTX line, address) to stderr when a
+ * module fails to load or a kernel faults.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "base/base.h"
+#include "cuda.h"
+#include "sim/gpu.h"
+
+struct CUctx_st {
+	Gpu *g;
+	CUresult sticky;         /* a kernel fault poisons the context */
+	struct CUmod_st *mods;   /* loaded modules, linked */
+};
+
+struct CUmod_st {
+	struct CUctx_st *ctx;
+	Program *p;
+	struct CUfunc_st *funcs; /* one per kernel */
+	struct CUmod_st *next;
+};
+
+struct CUfunc_st {
+	struct CUmod_st *mod;
+	int k;
+};
+
+static Config g_cfg;
+static int g_cfg_set, g_init;
+static struct CUctx_st *g_cur;
+static KernelStats *g_log;
+static int g_nlog, g_caplog;
+
+void api_set_config(const Config *c)
+{
+	g_cfg = *c;
+	g_cfg_set = 1;
+}
+
+const KernelStats *api_kernel_log(int *n)
+{
+	*n = g_nlog;
+	return g_log;
+}
+
+void api_kernel_log_clear(void) { g_nlog = 0; }
+
+static const Config *cfg(void)
+{
+	if (!g_cfg_set) {
+		config_defaults(&g_cfg);
+		g_cfg_set = 1;
+	}
+	return &g_cfg;
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+CUresult cuGetErrorName(CUresult error, const char **pStr)
+{
+	if (!pStr) return CUDA_ERROR_INVALID_VALUE;
+	switch (error) {
+#define X(name, value, desc) case name: *pStr = #name; return CUDA_SUCCESS;
+#include "cuerrors.def"
+#undef X
+	}
+	*pStr = NULL;
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **pStr)
+{
+	if (!pStr) return CUDA_ERROR_INVALID_VALUE;
+	switch (error) {
+#define X(name, value, desc) case name: *pStr = desc; return CUDA_SUCCESS;
+#include "cuerrors.def"
+#undef X
+	}
+	*pStr = NULL;
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+#define NEED_INIT() do { if (!g_init) return CUDA_ERROR_NOT_INITIALIZED; } while (0)
+#define NEED_CTX() do { NEED_INIT(); if (!g_cur) return CUDA_ERROR_INVALID_CONTEXT; \
+	if (g_cur->sticky) return g_cur->sticky; } while (0)
+
+/* ---- devices --------------------------------------------------------------- */
+
+CUresult cuInit(unsigned int Flags)
+{
+	if (Flags) return CUDA_ERROR_INVALID_VALUE;
+	g_init = 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int *count)
+{
+	NEED_INIT();
+	if (!count) return CUDA_ERROR_INVALID_VALUE;
+	*count = 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal)
+{
+	NEED_INIT();
+	if (!device) return CUDA_ERROR_INVALID_VALUE;
+	if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+	*device = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+	NEED_INIT();
+	if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+	if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+	snprintf(name, (size_t)len, "rfsim %s (%lld SMs)", cfg()->name[0] ? cfg()->name : "default",
+	         (long long)cfg()->sm_count);
+	return CUDA_SUCCESS;
+}
+
+static long long dev_attr(CUdevice_attribute a, const Config *c, int *ok)
+{
+	*ok = 1;
+	switch (a) {
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return c->block_max_threads;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return 1024;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return 64;
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return 0x7fffffff;
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return 65535;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return c->block_max_shared_bytes;
+	case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return 65536;
+	case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
+	case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 0x7fffffff;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
+		return c->sm_registers < 65536 ? c->sm_registers : 65536;
+	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return (long long)(c->gpu_clock_mhz * 1000);
+	case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return c->sm_count;
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return c->sm_max_threads;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return c->sm_shared_bytes;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return c->sm_registers;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return c->sm_max_ctas;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return 8;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return 0;
+	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
+	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 0;
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
+	case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 512;
+	default: return *ok = 0, 0;
+	}
+}
+
+CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
+{
+	NEED_INIT();
+	if (!pi) return CUDA_ERROR_INVALID_VALUE;
+	if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+	int ok;
+	long long v = dev_attr(attrib, cfg(), &ok);
+	*pi = (int)v;        /* attributes rfsim does not model read as 0, as "unsupported" */
+	(void)ok;
+	return CUDA_SUCCESS;
+}
+
+/* ---- contexts -------------------------------------------------------------- */
+
+CUresult cuCtxCreate(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags,
+                     CUdevice dev)
+{
+	NEED_INIT();
+	if (!pctx || params || (flags & ~0xFFu)) return CUDA_ERROR_INVALID_VALUE;
+	if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+	struct CUctx_st *c = xcalloc(1, sizeof *c);
+	c->g = gpu_new(cfg());
+	g_cur = c;
+	*pctx = c;
+	return CUDA_SUCCESS;
+}
+
+static void module_free(struct CUmod_st *m)
+{
+	gpu_unload(m->ctx->g, m->p);
+	free(m->funcs);
+	free(m);
+}
+
+CUresult cuCtxDestroy(CUcontext ctx)
+{
+	NEED_INIT();
+	if (!ctx) return CUDA_ERROR_INVALID_VALUE;
+	for (struct CUmod_st *m = ctx->mods, *nx; m; m = nx) {
+		nx = m->next;
+		module_free(m);
+	}
+	gpu_free(ctx->g);
+	if (g_cur == ctx) g_cur = NULL;
+	free(ctx);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize(void)
+{
+	NEED_CTX();
+	return CUDA_SUCCESS;
+}
+
+/* ---- modules --------------------------------------------------------------- */
+
+static CUresult load(CUmodule *module, const char *text, size_t len, const char *name)
+{
+	Program *p;
+	int rc = gpu_load_ptx(g_cur->g, text, len, name, &p);
+	if (rc) {
+		fprintf(stderr, "rfsim: %s\n", err_msg());
+		return rc == RF_EINPUT ? CUDA_ERROR_INVALID_PTX : CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	struct CUmod_st *m = xcalloc(1, sizeof *m);
+	m->ctx = g_cur;
+	m->p = p;
+	int n = prog_nkernels(p);
+	m->funcs = xcalloc((size_t)n + 1, sizeof *m->funcs);
+	for (int k = 0; k < n; k++) m->funcs[k] = (struct CUfunc_st){m, k};
+	m->next = g_cur->mods;
+	g_cur->mods = m;
+	*module = m;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+	NEED_CTX();
+	if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
+	const char *text = image;
+	if (!strstr(text, ".version") && !strstr(text, ".target")) {
+		fprintf(stderr, "rfsim: cuModuleLoadData: the image is not PTX text (rfsim loads "
+		        "PTX; cubins carry no PTX)\n");
+		return CUDA_ERROR_INVALID_IMAGE;
+	}
+	return load(module, text, strlen(text), "<cuModuleLoadData>");
+}
+
+CUresult cuModuleLoad(CUmodule *module, const char *fname)
+{
+	NEED_CTX();
+	if (!module || !fname) return CUDA_ERROR_INVALID_VALUE;
+	size_t len;
+	char *text = read_file(fname, &len);
+	if (!text) return CUDA_ERROR_FILE_NOT_FOUND;
+	CUresult r = load(module, text, len, fname);
+	free(text);
+	return r;
+}
+
+static struct CUmod_st **find_mod(CUmodule hmod)
+{
+	if (!g_cur) return NULL;
+	for (struct CUmod_st **pm = &g_cur->mods; *pm; pm = &(*pm)->next)
+		if (*pm == hmod) return pm;
+	return NULL;
+}
+
+CUresult cuModuleUnload(CUmodule hmod)
+{
+	NEED_INIT();
+	struct CUmod_st **pm = find_mod(hmod);
+	if (!pm) return CUDA_ERROR_INVALID_HANDLE;
+	*pm = hmod->next;
+	module_free(hmod);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+	NEED_CTX();
+	if (!hfunc || !name) return CUDA_ERROR_INVALID_VALUE;
+	if (!find_mod(hmod)) return CUDA_ERROR_INVALID_HANDLE;
+	int k = prog_find_kernel(hmod->p, name);
+	if (k < 0) return CUDA_ERROR_NOT_FOUND;
+	*hfunc = &hmod->funcs[k];
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name)
+{
+	NEED_CTX();
+	if (!name) return CUDA_ERROR_INVALID_VALUE;
+	if (!find_mod(hmod)) return CUDA_ERROR_INVALID_HANDLE;
+	uint64_t a, n;
+	if (prog_find_global(hmod->p, name, &a, &n)) return CUDA_ERROR_NOT_FOUND;
+	if (dptr) *dptr = a;
+	if (bytes) *bytes = n;
+	return CUDA_SUCCESS;
+}
+
+/* ---- memory ------------------------------------------------------------------ */
+
+CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+{
+	NEED_CTX();
+	if (!dptr || !bytesize) return CUDA_ERROR_INVALID_VALUE;
+	uint64_t a;
+	if (gpu_mem_alloc(g_cur->g, bytesize, &a)) return CUDA_ERROR_OUT_OF_MEMORY;
+	*dptr = a;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr dptr)
+{
+	NEED_CTX();
+	if (!dptr) return CUDA_SUCCESS;
+	return gpu_mem_free(g_cur->g, dptr) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+static void *dev(CUdeviceptr p, size_t n)
+{
+	return gpu_mem_host(g_cur->g, p, n);
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
+{
+	NEED_CTX();
+	void *d = dev(dst, n);
+	if (!d || (!src && n)) return CUDA_ERROR_INVALID_VALUE;
+	if (n) memmove(d, src, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
+{
+	NEED_CTX();
+	void *s = dev(src, n);
+	if (!s || (!dst && n)) return CUDA_ERROR_INVALID_VALUE;
+	if (n) memmove(dst, s, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	NEED_CTX();
+	void *d = dev(dst, n), *s = dev(src, n);
+	if (!d || !s) return CUDA_ERROR_INVALID_VALUE;
+	if (n) memmove(d, s, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8(CUdeviceptr dst, unsigned char uc, size_t n)
+{
+	NEED_CTX();
+	void *d = dev(dst, n);
+	if (!d) return CUDA_ERROR_INVALID_VALUE;
+	memset(d, uc, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD32(CUdeviceptr dst, unsigned int ui, size_t n)
+{
+	NEED_CTX();
+	if (dst & 3 || n > SIZE_MAX / 4) return CUDA_ERROR_INVALID_VALUE;
+	uint8_t *d = dev(dst, n * 4);
+	if (!d) return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; i < n; i++) memcpy(d + 4 * i, &ui, 4);
+	return CUDA_SUCCESS;
+}
+
+/* ---- execution -------------------------------------------------------------- */
+
+CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction f)
+{
+	NEED_CTX();
+	if (!pi) return CUDA_ERROR_INVALID_VALUE;
+	if (!f || !find_mod(f->mod)) return CUDA_ERROR_INVALID_HANDLE;
+	KernelAttr a;
+	prog_kernel_attr(f->mod->p, f->k, &a);
+	switch (attrib) {
+	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = a.max_threads; break;
+	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)a.shared_bytes; break;
+	case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = (int)a.const_bytes; break;
+	case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)a.local_bytes; break;
+	case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = a.regs_per_thread; break;
+	case CU_FUNC_ATTRIBUTE_PTX_VERSION: case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = 80; break;
+	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		*pi = (int)(cfg()->block_max_shared_bytes - a.shared_bytes);
+		break;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = -1; break;
+	default: return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* lay the arguments out in the kernel's parameter buffer */
+static CUresult pack_params(const KernelAttr *a, void **kp, void **extra, uint8_t *buf)
+{
+	if (kp) {
+		for (int i = 0; i < a->nparam; i++) {
+			if (!kp[i]) return CUDA_ERROR_INVALID_VALUE;
+			memcpy(buf + a->params[i].offset, kp[i], a->params[i].size);
+		}
+		return CUDA_SUCCESS;
+	}
+	if (!extra) return a->nparam ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	const void *pb = NULL;
+	size_t psize = 0;
+	for (int i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+		if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) pb = extra[i + 1];
+		else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) psize = *(size_t *)extra[i + 1];
+		else return CUDA_ERROR_INVALID_VALUE;
+	}
+	if (!pb || psize < a->param_bytes) return CUDA_ERROR_INVALID_VALUE;
+	memcpy(buf, pb, a->param_bytes);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz,
+                        unsigned int shmem, CUstream stream, void **kernelParams, void **extra)
+{
+	NEED_CTX();
+	if (!f || !find_mod(f->mod)) return CUDA_ERROR_INVALID_HANDLE;
+	if (stream) return CUDA_ERROR_INVALID_HANDLE;   /* only the NULL stream exists */
+	if (kernelParams && extra) return CUDA_ERROR_INVALID_VALUE;
+	KernelAttr a;
+	prog_kernel_attr(f->mod->p, f->k, &a);
+	uint8_t *buf = xcalloc(a.param_bytes + 1, 1);
+	CUresult r = pack_params(&a, kernelParams, extra, buf);
+	if (r) {
+		free(buf);
+		return r;
+	}
+	Gpu *g = g_cur->g;
+	int rc = gpu_launch(g, f->mod->p, f->k, (Dim3){gx, gy, gz}, (Dim3){bx, by, bz}, shmem,
+	                    buf, a.param_bytes);
+	free(buf);
+	int n;
+	const KernelStats *ks = gpu_kernel_stats(g, &n);
+	if (rc != RF_EINPUT && n) {
+		VEC_RESERVE(g_log, g_caplog, (size_t)g_nlog + 1);
+		g_log[g_nlog++] = ks[n - 1];
+	}
+	if (rc == RF_OK) return CUDA_SUCCESS;
+	fprintf(stderr, "rfsim: %s\n", err_msg());
+	if (rc == RF_EINPUT) {
+		return strstr(err_msg(), "threads") ? CUDA_ERROR_INVALID_VALUE
+		                                    : CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+	}
+	switch (gpu_last_fault()) {
+	case FAULT_MISALIGNED: r = CUDA_ERROR_MISALIGNED_ADDRESS; break;
+	case FAULT_ADDRESS: r = CUDA_ERROR_ILLEGAL_ADDRESS; break;
+	case FAULT_STACK: r = CUDA_ERROR_HARDWARE_STACK_ERROR; break;
+	default: r = CUDA_ERROR_LAUNCH_FAILED; break;
+	}
+	g_cur->sticky = r;
+	return r;
+}

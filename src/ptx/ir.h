@@ -1,0 +1,406 @@
+/*
+ * ir.h -- rfsim's in-memory form of a PTX module.
+ *
+ * The parser (parse.c) builds it, the printer (print.c) writes it back as
+ * PTX such that parse(print(m)) == m, the analyses (src/analysis) annotate
+ * and transform it, and the functional core (src/sim/decode.c) lowers each
+ * function once into the compact executable form it runs.
+ *
+ * Shape.  A Module owns every Sym (module-scope variables, functions and
+ * kernels, and also the variables and parameters declared inside function
+ * bodies, including the .param scratch variables of call sequences).  A
+ * Func is a kernel (.entry) or device function (.func): its formal
+ * parameters, its register declarations, and one flat array of Ins.
+ * Labels are per function and point at the index of the instruction that
+ * follows them.  Nested `{ }` blocks in a body become SCOPE_BEGIN and
+ * SCOPE_END pseudo instructions; a symbol or register declared inside one
+ * records that block (its SCOPE_BEGIN index) so the printer can put the
+ * declaration back where it was.
+ *
+ * Registers.  Every register of a function has a dense id 0..nreg-1.  A
+ * declaration `.reg .b32 %r<55>;` becomes one RegDecl covering ids
+ * base..base+54 named %r0..%r54; `.reg .b64 %rd;` a RegDecl of count 0
+ * (a single register named exactly %rd).  Predicates are ordinary
+ * registers of type PT_PRED.  Register allocation (issue 4) rewrites a
+ * Func so that its registers are architected ones; nothing here assumes
+ * virtual registers.
+ *
+ * Operands are 16-byte values: registers, immediates, symbols, labels,
+ * special registers, memory addresses [reg+off] / [sym+off], the sink `_`,
+ * and vectors {a,b,...} whose elements live in Func.vops (so call
+ * argument lists of any length fit too).  Immediates keep their raw bit
+ * pattern: 0f3F800000 is stored as 0x3F800000 with kind OPK_IMM and flag
+ * OPF_FLOATLIT, so printing can reproduce the spelling class.
+ *
+ * Calls.  `call.uni (r), f, (a, b);` has nd = 1 with o[0] the vector of
+ * return parameters (nd = 0 when there is none); the sources are the
+ * callee (OPK_SYM of a SYM_FUNC, or OPK_REG for an indirect call), the
+ * argument vector (always present, maybe empty) and, for indirect calls,
+ * the OPK_SYM of the SYM_PROTO naming the .callprototype.
+ *
+ * Directives without semantics are kept where printing needs them:
+ * statement-level `.pragma` in Func.bpragmas, forward declarations of
+ * functions in Module.fwd, `.file` names; `.loc` and `.section` (DWARF)
+ * are dropped, as are kernel-parameter attributes (.ptr .space .align).
+ *
+ * Modifiers.  Every modifier with a meaning has a field; those without
+ * (cache hints like .L2::256B, .L1::no_allocate, .level::eviction_priority)
+ * are kept verbatim as one interned string in Ins.hints, printed back
+ * unchanged, and ignored by execution.
+ */
+#ifndef RFSIM_PTX_IR_H
+#define RFSIM_PTX_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- opcodes (ops.def) ---------------------------------------------- */
+
+enum { UNIT_NONE, UNIT_ALU, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_BRANCH, UNIT_SYNC, NUNIT };
+
+enum {                       /* op flags (OpInfo.flags) */
+	OPF_MEM      = 1 << 0,   /* touches a memory state space */
+	OPF_LOAD     = 1 << 1,   /* reads memory into a destination */
+	OPF_STORE    = 1 << 2,   /* writes memory */
+	OPF_ATOMIC   = 1 << 3,   /* read-modify-write */
+	OPF_WARP     = 1 << 4,   /* exchanges data between lanes */
+	OPF_BARRIER  = 1 << 5,   /* CTA-wide barrier */
+	OPF_BRANCH   = 1 << 6,   /* may change PC to a label */
+	OPF_CALL     = 1 << 7,
+	OPF_RET      = 1 << 8,
+	OPF_EXIT     = 1 << 9,   /* ends the thread */
+	OPF_PSEUDO   = 1 << 10,  /* not executed */
+};
+
+typedef enum Op {
+#define X(e, name, unit, flags) OP_##e,
+#include "ops.def"
+#undef X
+	NOP_
+} Op;
+
+typedef struct OpInfo {
+	const char *name;            /* PTX mnemonic */
+	uint8_t unit;                /* UNIT_* */
+	uint16_t flags;              /* OPF_* */
+} OpInfo;
+
+extern const OpInfo op_info[NOP_];
+int op_lookup(const char *mnemonic, size_t len);    /* -> Op or -1 */
+
+/* ---- types ---------------------------------------------------------- */
+
+typedef enum PtxType {
+	PT_NONE,
+	PT_B8, PT_B16, PT_B32, PT_B64, PT_B128,
+	PT_U8, PT_U16, PT_U32, PT_U64,
+	PT_S8, PT_S16, PT_S32, PT_S64,
+	PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_TF32, PT_F32, PT_F64,
+	PT_PRED,
+	NPTXTYPE
+} PtxType;
+
+extern const char *const ptxtype_name[NPTXTYPE];   /* "b32", ... ("" for NONE) */
+int ptxtype_size(PtxType t);        /* bytes: b8=1 ... pred=0 (not addressable) */
+int ptxtype_is_signed(PtxType t);   /* s8..s64 */
+int ptxtype_is_float(PtxType t);    /* f16, f16x2, bf16, bf16x2, tf32, f32, f64 */
+PtxType ptxtype_lookup(const char *s, size_t len);  /* without the dot; NONE if unknown */
+
+/* ---- modifiers ------------------------------------------------------ */
+
+typedef enum Space {         /* state spaces */
+	SP_NONE,                 /* generic addressing (no space given) */
+	SP_REG, SP_SREG, SP_CONST, SP_GLOBAL, SP_LOCAL, SP_PARAM, SP_SHARED,
+	SP_SHARED_CLUSTER,       /* .shared::cluster */
+	SP_TEX,
+	NSPACE
+} Space;
+extern const char *const space_name[NSPACE];
+
+typedef enum Cmp {           /* setp/set comparison */
+	CMP_NONE,
+	CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,          /* signed/float ordered */
+	CMP_LO, CMP_LS, CMP_HI, CMP_HS,                          /* unsigned */
+	CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU,    /* float unordered */
+	CMP_NUM, CMP_NAN,
+	NCMP
+} Cmp;
+extern const char *const cmp_name[NCMP];
+
+typedef enum BoolOp { BOP_NONE, BOP_AND, BOP_OR, BOP_XOR, NBOOLOP } BoolOp;
+
+typedef enum Rnd {           /* rounding modifiers */
+	RND_NONE,
+	RND_RN, RND_RZ, RND_RM, RND_RP,       /* float result rounding */
+	RND_RNI, RND_RZI, RND_RMI, RND_RPI,   /* round to integral value */
+	RND_RNA, RND_RS,
+	NRND
+} Rnd;
+extern const char *const rnd_name[NRND];
+
+typedef enum AtomOp {        /* atom/red/redux/bar.red operation */
+	AOP_NONE,
+	AOP_AND, AOP_OR, AOP_XOR, AOP_CAS, AOP_EXCH, AOP_ADD, AOP_INC, AOP_DEC,
+	AOP_MIN, AOP_MAX, AOP_POPC,
+	NATOMOP
+} AtomOp;
+extern const char *const atomop_name[NATOMOP];
+
+typedef enum Mode {          /* per-op sub mode (Ins.mode); meaning depends on op */
+	MODE_NONE,
+	/* mul/mad/mul24/mad24 */
+	MODE_LO, MODE_HI, MODE_WIDE,
+	/* shfl */
+	MODE_UP, MODE_DOWN, MODE_BFLY, MODE_IDX,
+	/* vote */
+	MODE_ALL, MODE_ANY, MODE_UNI, MODE_BALLOT,
+	/* bar / barrier */
+	MODE_SYNC, MODE_ARRIVE, MODE_RED,
+	/* membar / fence scope */
+	MODE_CTA, MODE_GL, MODE_GPU, MODE_SYS, MODE_CLUSTER,
+	/* testp */
+	MODE_FINITE, MODE_INFINITE, MODE_NUMBER, MODE_NOTANUMBER, MODE_NORMAL, MODE_SUBNORMAL,
+	/* prmt */
+	MODE_F4E, MODE_B4E, MODE_RC8, MODE_ECL, MODE_ECR, MODE_RC16,
+	/* shf */
+	MODE_L, MODE_R,
+	/* match */
+	MODE_MATCH_ANY, MODE_MATCH_ALL,
+	NMODE
+} Mode;
+extern const char *const mode_name[NMODE];
+
+enum {                       /* Ins.mods bits: modifiers that are flags */
+	MOD_FTZ      = 1 << 0,
+	MOD_SAT      = 1 << 1,
+	MOD_APPROX   = 1 << 2,
+	MOD_FULL     = 1 << 3,
+	MOD_CC       = 1 << 4,   /* writes the carry flag (add.cc ...) */
+	MOD_UNI      = 1 << 5,   /* bra.uni / call.uni / ret.uni */
+	MOD_SYNC     = 1 << 6,   /* shfl.sync, vote.sync, ... */
+	MOD_ALIGNED  = 1 << 7,   /* barrier.sync.aligned */
+	MOD_TO       = 1 << 8,   /* cvta.to.space */
+	MOD_NC       = 1 << 9,   /* ld.global.nc */
+	MOD_VOLATILE = 1 << 10,
+	MOD_RELAXED  = 1 << 11,  /* memory-order qualifiers */
+	MOD_ACQUIRE  = 1 << 12,
+	MOD_RELEASE  = 1 << 13,
+	MOD_ACQ_REL  = 1 << 14,
+	MOD_WEAK     = 1 << 15,
+	MOD_SC       = 1 << 16,
+	MOD_CLAMP    = 1 << 17,  /* shf.clamp */
+	MOD_WRAP     = 1 << 18,  /* shf.wrap */
+	MOD_SHIFTAMT = 1 << 19,  /* bfind.shiftamt */
+	MOD_NOFTZ    = 1 << 20,  /* explicit .noftz (ignored semantics: not ftz) */
+	MOD_NAN      = 1 << 21,  /* min.NaN / max.NaN */
+	MOD_RELU     = 1 << 22,  /* cvt .relu */
+	MOD_MMIO     = 1 << 23,
+	MOD_XORSIGN  = 1 << 24,  /* min/max .xorsign.abs */
+	MOD_ABS      = 1 << 25,
+	MOD_WARP     = 1 << 26,  /* bar.warp.sync (__syncwarp): a warp barrier, not a CTA one */
+};
+
+/* ---- operands ------------------------------------------------------- */
+
+typedef enum OpdKind {
+	OPK_NONE,
+	OPK_REG,     /* reg = register id */
+	OPK_IMM,     /* imm = raw bits (integer value, or float bits if OPDF_FLOAT*) */
+	OPK_SREG,    /* reg = SReg, comp = component (0 none, 1 x, 2 y, 3 z) */
+	OPK_SYM,     /* reg = symbol id (variable, function, param) */
+	OPK_LABEL,   /* reg = label id within the function */
+	OPK_ADDR,    /* [base + imm]: base is a register (reg) or, with OPDF_SYMBASE, a
+	                symbol (reg = symbol id); reg = -1 for an absolute [imm] */
+	OPK_SINK,    /* '_' */
+	OPK_VEC,     /* {e0, e1, ...}: n elements at Func.vops[reg ..] */
+	NOPK
+} OpdKind;
+
+enum {                       /* Operand.flags */
+	OPDF_NEG     = 1 << 0,   /* '!' before a predicate operand */
+	OPDF_SYMBASE = 1 << 1,   /* OPK_ADDR base is a symbol */
+	OPDF_F32LIT  = 1 << 2,   /* immediate was written as a float (0f... or 1.5) of f32 */
+	OPDF_F64LIT  = 1 << 3,   /* immediate was written as a double (0d... or 1.5e3) */
+	OPDF_PIPE    = 1 << 4,   /* second destination after '|' (setp p|q, shfl r|p) */
+	OPDF_HEXLIT  = 1 << 5,   /* integer written in hex (0x3210): printed back in hex */
+};
+
+typedef struct Operand {
+	uint8_t kind;            /* OpdKind */
+	uint8_t flags;           /* OPDF_* */
+	uint8_t n;               /* OPK_VEC: element count */
+	uint8_t comp;            /* OPK_SREG: 0, 1=.x 2=.y 3=.z */
+	int32_t reg;             /* see OpdKind */
+	int64_t imm;             /* immediate bits, or address offset */
+} Operand;
+
+typedef enum SReg {          /* special registers */
+	SR_TID, SR_NTID, SR_CTAID, SR_NCTAID, SR_LANEID, SR_WARPID, SR_NWARPID,
+	SR_SMID, SR_NSMID, SR_GRIDID,
+	SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE, SR_LANEMASK_GT,
+	SR_CLOCK, SR_CLOCK_HI, SR_CLOCK64, SR_GLOBALTIMER, SR_GLOBALTIMER_LO,
+	SR_GLOBALTIMER_HI,
+	SR_DYNAMIC_SMEM_SIZE, SR_TOTAL_SMEM_SIZE,
+	SR_CLUSTERID, SR_NCLUSTERID, SR_CLUSTER_CTAID, SR_CLUSTER_NCTAID,
+	SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_IS_EXPLICIT_CLUSTER,
+	SR_ENVREG,               /* %envreg0..31: comp holds the index */
+	SR_PM,                   /* %pm0..7: comp holds the index */
+	NSREG
+} SReg;
+extern const char *const sreg_name[NSREG];   /* without '%' */
+
+/* ---- instructions ---------------------------------------------------- */
+
+#define INS_MAXOPD 8
+
+typedef struct Ins {
+	uint16_t op;             /* Op */
+	uint8_t type;            /* PtxType: the instruction type (d type for cvt) */
+	uint8_t type2;           /* PtxType: second type (cvt/cvta source, set dst, ...) */
+	uint8_t space;           /* Space for ld/st/atom/red/cvta/isspacep/prefetch */
+	uint8_t vec;             /* vector width .v2/.v4/.v8 (0 = scalar) */
+	uint8_t cmp;             /* Cmp for setp/set */
+	uint8_t bop;             /* BoolOp for setp/set */
+	uint8_t rnd;             /* Rnd */
+	uint8_t aop;             /* AtomOp */
+	uint8_t mode;            /* Mode */
+	uint8_t guard_neg;       /* 1: @!p */
+	int32_t guard;           /* predicate register id guarding it, -1 if none */
+	uint32_t mods;           /* MOD_* */
+	uint32_t hints;          /* interned string of modifiers kept verbatim, 0 = none */
+	uint8_t nd, ns;          /* destination and source operand counts */
+	Operand o[INS_MAXOPD];   /* o[0..nd) destinations, o[nd..nd+ns) sources */
+	uint32_t line, col;      /* PTX source position (1-based) */
+} Ins;
+
+/* ---- symbols, registers, functions ------------------------------------ */
+
+typedef enum SymKind {
+	SYM_VAR, SYM_FUNC, SYM_PARAM,
+	SYM_PROTO,               /* `name: .callprototype ...` of an indirect call: func is the
+	                            Func (ATTR_PROTO) holding the signature; declared in a body */
+} SymKind;
+
+enum {                       /* Sym.attr / Func.attr linkage and directive bits */
+	ATTR_VISIBLE = 1 << 0, ATTR_EXTERN = 1 << 1, ATTR_WEAK = 1 << 2,
+	ATTR_COMMON = 1 << 3, ATTR_NORETURN = 1 << 4, ATTR_ENTRY = 1 << 5,
+	ATTR_ABI_PRESERVE = 1 << 6,
+	ATTR_PROTO = 1 << 7,     /* Func of a .callprototype: a signature only, never called */
+	ATTR_EXPLICIT_CLUSTER = 1 << 8,   /* .explicitcluster */
+};
+
+typedef struct Sym {
+	uint32_t name;           /* interned string */
+	uint8_t kind;            /* SymKind */
+	uint8_t space;           /* Space (SYM_PARAM: SP_PARAM; SYM_FUNC: SP_NONE) */
+	uint8_t type;            /* PtxType of one element */
+	uint8_t vec;             /* .v2/.v4 element vector width, 0 = scalar */
+	uint32_t attr;           /* ATTR_* */
+	uint32_t align;          /* bytes; 0 = natural */
+	int64_t count;           /* array elements (dims multiplied); 0 = scalar; -1 = unsized [] */
+	uint8_t *init;           /* initializer bytes (size bytes), NULL if none */
+	int32_t init_nsym;       /* initializer entries that are addresses: see below */
+	struct SymInit *isyms;   /* {offset, symbol, addend} for `= {sym, generic(sym)+4}` */
+	int32_t func;            /* SYM_FUNC/SYM_PROTO: index in Module.funcs; else owning
+	                            func or -1 (params of a prototype: the prototype's Func) */
+	int32_t scope;           /* index of the SCOPE_BEGIN Ins that declares it, -1 = body */
+	uint32_t line, col;      /* declaration position */
+} Sym;
+
+typedef struct SymInit {
+	int64_t offset;          /* byte offset in the variable */
+	int32_t sym;             /* symbol whose address is stored */
+	uint8_t generic;         /* 1: generic(sym) */
+	uint8_t size;            /* bytes stored (4 or 8) */
+	int64_t addend;
+} SymInit;
+
+typedef struct RegDecl {
+	uint32_t name;           /* interned prefix, e.g. "%r"; or full name if count==0 */
+	uint8_t type;            /* PtxType */
+	uint8_t vec;             /* .v2/.v4 register vectors (rare), 0 = scalar */
+	int32_t base;            /* first register id */
+	int32_t count;           /* 0: single register named exactly `name`;
+	                            N: registers name0..name(N-1) */
+	int32_t scope;           /* as Sym.scope */
+} RegDecl;
+
+typedef struct Label {
+	uint32_t name;           /* interned */
+	int32_t ins;             /* index of the instruction it precedes (nins if at end) */
+} Label;
+
+typedef struct Pragma {      /* `.pragma "nounroll";` written as a statement in a body */
+	int32_t ins;             /* index of the instruction it precedes, like Label.ins */
+	uint32_t text;           /* interned string, without quotes */
+} Pragma;
+
+typedef struct Func {
+	int32_t sym;             /* its Sym */
+	uint32_t attr;           /* ATTR_* (ATTR_ENTRY for kernels) */
+	int32_t *params;         /* formal parameter symbol ids */
+	int32_t nparam;
+	int32_t *rets;           /* return parameter symbol ids (.func only) */
+	int32_t nret;
+	int8_t has_body;         /* 0 for a prototype (.extern .func / declaration) */
+	/* performance-tuning directives (0 = absent) */
+	int32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxclusterrank;
+	int32_t reqnctapercluster[3];
+	uint32_t pragmas;        /* interned, ';'-joined .pragma strings before the body */
+	RegDecl *rdecl;  int32_t nrdecl;
+	int32_t nreg;            /* registers ids 0..nreg-1 */
+	uint8_t *regtype;        /* nreg: PtxType of each register */
+	Ins *ins;        int32_t nins;
+	Label *labels;   int32_t nlabel;
+	Operand *vops;   int32_t nvop;    /* vector / argument-list elements */
+	Pragma *bpragmas; int32_t nbpragma; /* statement-level .pragma, by instruction index */
+	int32_t *locals; int32_t nlocal;  /* Sym ids declared in the body (vars + params) */
+	uint32_t line, col;
+} Func;
+
+typedef struct FwdDecl {    /* a function prototype written before its definition */
+	int32_t before;          /* printed just before globals[before] (nglobal: at the end) */
+	int32_t sym;             /* SYM_FUNC */
+	uint32_t attr;           /* linkage written on this declaration (ATTR_*) */
+} FwdDecl;
+
+typedef struct Alias {       /* .alias sym, target; -- calls to sym run target */
+	int32_t sym, target;     /* SYM_FUNC ids */
+} Alias;
+
+typedef struct Module {
+	char *filename;          /* for messages */
+	int32_t version_major, version_minor;   /* .version */
+	uint32_t target;         /* interned .target string, e.g. "sm_90" or "sm_90a, texmode_independent" */
+	int32_t address_size;    /* 32 or 64 */
+	Sym *syms;       int32_t nsym;
+	Func *funcs;     int32_t nfunc;     /* kernels, functions, and ATTR_PROTO signatures */
+	int32_t *globals; int32_t nglobal;  /* module-scope Sym ids (vars and funcs), in file order;
+	                                       a function sits where its body is (or its first
+	                                       declaration if it has none), once */
+	FwdDecl *fwd;    int32_t nfwd;      /* other declarations of functions, in file order */
+	Alias *aliases;  int32_t nalias;    /* .alias directives */
+	uint32_t pragmas;        /* interned, ';'-joined module-scope .pragma strings */
+	uint32_t *file_names; int32_t nfile; /* .file N "name": index N -> interned */
+	/* string interning */
+	char *strbuf;    size_t strlen_, strcap;
+	struct StrTab *strtab;
+	struct Arena *arena;     /* owns all the above arrays */
+} Module;
+
+/* ---- module API (ir.c) --------------------------------------------- */
+
+Module *ir_new(const char *filename);
+void ir_free(Module *m);
+uint32_t ir_intern(Module *m, const char *s, size_t len);  /* 0 is "" */
+int32_t ir_str_find(const Module *m, const char *s, size_t len);  /* id or -1; no insert */
+const char *ir_str(const Module *m, uint32_t id);
+int32_t ir_find_func(const Module *m, const char *name);   /* -> funcs index or -1 */
+int32_t ir_find_sym(const Module *m, const char *name);    /* module scope only */
+const char *ir_regname(const Module *m, const Func *f, int32_t reg, char *buf, size_t n);
+int32_t ir_label_of(const Func *f, int32_t ins);          /* label at ins, -1 if none */
+int64_t sym_size(const Sym *s);       /* bytes: element size * max(count,1) * max(vec,1);
+                                         0 for an unsized [] array */
+int ir_equal(const Module *a, const Module *b, char *why, size_t n);  /* 1 if same IR */
+
+#endif

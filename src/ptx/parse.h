@@ -1,0 +1,110 @@
+/*
+ * parse.h -- the parser's shared state (private to parse*.c).
+ *
+ * parse.c reads the module structure (header, directives, functions and
+ * bodies), parse_decl.c variable and parameter declarations with their
+ * initializers, parse_ins.c instructions and operands.
+ *
+ * Errors longjmp to ptx_parse(), which frees everything: every buffer the
+ * parser owns is reachable from Parser.  Names are resolved through one
+ * scope table indexed by interned string id: head[id] is the innermost
+ * binding of that name, each binding links to the one it shadows, and
+ * closing a scope pops the bindings made since it opened.  Module scope is
+ * depth 0, a function's parameters depth 1, its body depth 2, and each
+ * nested `{ }` block one more.
+ */
+#ifndef RFSIM_PTX_PARSE_H
+#define RFSIM_PTX_PARSE_H
+
+#include <setjmp.h>
+
+#include "ir.h"
+#include "lex.h"
+
+enum { B_SYM, B_REG, B_RANGE };  /* Bind.kind */
+
+typedef struct Bind {
+	uint32_t name;           /* string id */
+	uint8_t kind;            /* B_* */
+	int32_t val;             /* symbol id, register id, or RegDecl index */
+	int32_t prev;            /* binding it shadows, -1 */
+	int32_t depth;           /* scope depth it was made at */
+} Bind;
+
+typedef struct LabRef {      /* first use of a label, for "undefined label" */
+	uint32_t line, col;
+} LabRef;
+
+typedef struct InitElem {    /* one scalar of an initializer, before layout */
+	uint64_t bits;           /* value in the element type */
+	int32_t sym;             /* >= 0: an address (sym [+ addend]) */
+	uint8_t generic;         /* generic(sym) */
+	int8_t byte;             /* mask form 0xFF..(addr): byte index, else -1 */
+	int64_t addend;
+	Tok at;                  /* for messages */
+} InitElem;
+
+typedef struct Item {        /* a module-scope declaration, in file order */
+	int32_t sym;
+	uint8_t primary;         /* 1: a variable, or the function's body/only declaration */
+	uint32_t attr;           /* linkage written on it */
+} Item;
+
+typedef struct Parser {
+	Lexer lx;
+	Module *m;
+	const char *file;
+	jmp_buf fail;
+	/* module-level growing arrays (copied into the arena at the end) */
+	size_t capsym, capfunc, capfile;
+	Item *items;   size_t nitem, capitem;
+	Alias *aliases; size_t capalias;
+	/* scopes */
+	int32_t *head;  size_t caphead;    /* string id -> binding + 1 */
+	Bind *binds;    size_t nbind, capbind;
+	int32_t depth;
+	/* the function being parsed (fi < 0: none) */
+	int32_t fi;
+	Ins *ins;        size_t nins, capins;
+	Label *labels;   size_t nlabel, caplabel;
+	LabRef *labref;  size_t caplabref;
+	int32_t *labmap; size_t caplabmap;  /* string id -> label id + 1 */
+	Operand *vops;   size_t nvop, capvop;
+	RegDecl *rdecl;  size_t nrdecl, caprdecl;
+	uint8_t *regtype; size_t nreg, capreg;
+	int32_t *locals; size_t nlocal, caplocal;
+	Pragma *bpragmas; size_t nbpragma, capbpragma;
+	int32_t *blocks; size_t nblock, capblock;   /* open { }: SCOPE_BEGIN index */
+	/* scratch */
+	char *sbuf;      size_t capsbuf;
+	InitElem *ielems; size_t nielem, capielem;
+} Parser;
+
+/* parse.c */
+__attribute__((noreturn, format(printf, 3, 4)))
+void p_error_at(Parser *p, const Tok *t, const char *fmt, ...);
+#define p_error(p, ...) p_error_at((p), &(p)->lx.tok, __VA_ARGS__)
+void p_next(Parser *p);
+Ins *p_emit(Parser *p, const Tok *at);              /* a zeroed, unguarded Ins */
+int32_t p_label_ref(Parser *p, const Tok *t);       /* label id, maybe forward */
+int p_accept(Parser *p, int kind);                  /* consume if kind */
+void p_expect(Parser *p, int kind, const char *what);
+int p_is_dir(const Parser *p, const char *word);    /* current token is .word */
+uint32_t p_intern_tok(Parser *p, const Tok *t);
+int64_t p_int(Parser *p, const char *what);         /* [-]integer constant */
+int32_t p_new_sym(Parser *p, const Tok *name, SymKind kind, Space sp);
+void p_bind(Parser *p, const Tok *name, int kind, int32_t val);
+const Bind *p_lookup(Parser *p, const char *s, size_t len);
+int32_t p_scope_here(const Parser *p);               /* Sym.scope for a new local */
+
+/* parse_decl.c */
+uint32_t p_linkage(Parser *p);                      /* .visible .extern .weak .common */
+void p_var_decl(Parser *p, Space sp, uint32_t attr, int at_module);
+void p_param(Parser *p, Sym *out, Tok *name);      /* one .param of a signature */
+void p_reg_decl(Parser *p);
+
+/* parse_ins.c */
+void p_instruction(Parser *p);
+void p_call_proto(Parser *p, const Tok *name);
+
+#endif

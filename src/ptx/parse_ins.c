@@ -1,0 +1,717 @@
+/*
+ * parse_ins.c -- PTX instructions: mnemonic, modifiers, operands.
+ *
+ * An instruction is one TK_IDENT `op.mod.mod...` (lex.h) and its operands.
+ * Each dotted modifier is looked up in one table and stored in the Ins
+ * field of its class (ir.h); the few spellings whose meaning depends on
+ * the opcode are resolved here:
+ *
+ *   .lo .hi        comparison for setp/set, otherwise mul/mad mode
+ *   .and .or .xor  boolean op for setp/set, otherwise atomic operation
+ *   .sync          MOD_SYNC for shfl/vote/match/redux, MODE_SYNC for bar/barrier
+ *   .uni           MODE_UNI for vote, MOD_UNI for bra/call/ret
+ *   .all .any      vote mode, or match mode (MODE_MATCH_*)
+ *   .cta .gpu ...  memory scope: Ins.mode of membar/fence/ld/st/atom/red
+ *
+ * The first type is Ins.type and the second Ins.type2 (cvt.f32.s32:
+ * type = f32, type2 = s32), except set, whose written order is
+ * `.dtype.stype` and whose Ins.type is the compared type (type2 = dtype).
+ * Cache operators and every `::` qualifier (.L2::cache_hint,
+ * .L1::no_allocate) are kept verbatim, in order, in Ins.hints.
+ *
+ * Operands: registers (declared, or %name<N> ranges), special registers,
+ * immediates (decimal floats become f32 bits in an f32 instruction, f64
+ * bits otherwise), symbols, [addresses], {vectors}, `_`, labels (branch
+ * targets), `!p` and `a|b`.  Cheap checks catch what would otherwise
+ * mis-execute: unknown names, operand counts, operand kinds, predicate
+ * registers where a predicate belongs, and register sizes of the
+ * same-typed arithmetic.  Mnemonics of real PTX instructions that rfsim
+ * does not implement are refused by name.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base.h"
+#include "parse.h"
+
+/* ---- modifiers ------------------------------------------------------------ */
+
+enum {                       /* ModDef.cls */
+	MC_TYPE, MC_CMP, MC_RND, MC_AOP, MC_LOGIC, MC_LOHI, MC_MODE, MC_SCOPE, MC_MOD, MC_VEC,
+	MC_HINT, MC_SPACE, MC_SYNC, MC_UNI, MC_VOTE, MC_BAD,
+};
+
+typedef struct ModDef {
+	const char *name;
+	uint8_t cls;
+	uint32_t val;
+} ModDef;
+
+static const ModDef moddefs[] = {
+	{"eq", MC_CMP, CMP_EQ}, {"ne", MC_CMP, CMP_NE}, {"lt", MC_CMP, CMP_LT},
+	{"le", MC_CMP, CMP_LE}, {"gt", MC_CMP, CMP_GT}, {"ge", MC_CMP, CMP_GE},
+	{"ls", MC_CMP, CMP_LS}, {"hs", MC_CMP, CMP_HS}, {"equ", MC_CMP, CMP_EQU},
+	{"neu", MC_CMP, CMP_NEU}, {"ltu", MC_CMP, CMP_LTU}, {"leu", MC_CMP, CMP_LEU},
+	{"gtu", MC_CMP, CMP_GTU}, {"geu", MC_CMP, CMP_GEU}, {"num", MC_CMP, CMP_NUM},
+	{"nan", MC_CMP, CMP_NAN},
+	{"lo", MC_LOHI, 0}, {"hi", MC_LOHI, 1},
+	{"rn", MC_RND, RND_RN}, {"rz", MC_RND, RND_RZ}, {"rm", MC_RND, RND_RM},
+	{"rp", MC_RND, RND_RP}, {"rni", MC_RND, RND_RNI}, {"rzi", MC_RND, RND_RZI},
+	{"rmi", MC_RND, RND_RMI}, {"rpi", MC_RND, RND_RPI}, {"rna", MC_RND, RND_RNA},
+	{"rs", MC_RND, RND_RS},
+	{"and", MC_LOGIC, 0}, {"or", MC_LOGIC, 1}, {"xor", MC_LOGIC, 2},
+	{"cas", MC_AOP, AOP_CAS}, {"exch", MC_AOP, AOP_EXCH}, {"add", MC_AOP, AOP_ADD},
+	{"inc", MC_AOP, AOP_INC}, {"dec", MC_AOP, AOP_DEC}, {"min", MC_AOP, AOP_MIN},
+	{"max", MC_AOP, AOP_MAX}, {"popc", MC_AOP, AOP_POPC},
+	{"wide", MC_MODE, MODE_WIDE}, {"up", MC_MODE, MODE_UP}, {"down", MC_MODE, MODE_DOWN},
+	{"bfly", MC_MODE, MODE_BFLY}, {"idx", MC_MODE, MODE_IDX},
+	{"ballot", MC_MODE, MODE_BALLOT}, {"arrive", MC_MODE, MODE_ARRIVE},
+	{"red", MC_MODE, MODE_RED}, {"finite", MC_MODE, MODE_FINITE},
+	{"infinite", MC_MODE, MODE_INFINITE}, {"number", MC_MODE, MODE_NUMBER},
+	{"notanumber", MC_MODE, MODE_NOTANUMBER}, {"normal", MC_MODE, MODE_NORMAL},
+	{"subnormal", MC_MODE, MODE_SUBNORMAL}, {"f4e", MC_MODE, MODE_F4E},
+	{"b4e", MC_MODE, MODE_B4E}, {"rc8", MC_MODE, MODE_RC8}, {"ecl", MC_MODE, MODE_ECL},
+	{"ecr", MC_MODE, MODE_ECR}, {"rc16", MC_MODE, MODE_RC16}, {"l", MC_MODE, MODE_L},
+	{"r", MC_MODE, MODE_R},
+	{"all", MC_VOTE, 0}, {"any", MC_VOTE, 1}, {"uni", MC_UNI, 0}, {"sync", MC_SYNC, 0},
+	{"cta", MC_SCOPE, MODE_CTA}, {"gl", MC_SCOPE, MODE_GL}, {"gpu", MC_SCOPE, MODE_GPU},
+	{"sys", MC_SCOPE, MODE_SYS}, {"cluster", MC_SCOPE, MODE_CLUSTER},
+	{"ftz", MC_MOD, MOD_FTZ}, {"sat", MC_MOD, MOD_SAT}, {"approx", MC_MOD, MOD_APPROX},
+	{"full", MC_MOD, MOD_FULL}, {"cc", MC_MOD, MOD_CC}, {"aligned", MC_MOD, MOD_ALIGNED},
+	{"to", MC_MOD, MOD_TO}, {"nc", MC_MOD, MOD_NC}, {"volatile", MC_MOD, MOD_VOLATILE},
+	{"relaxed", MC_MOD, MOD_RELAXED}, {"acquire", MC_MOD, MOD_ACQUIRE},
+	{"release", MC_MOD, MOD_RELEASE}, {"acq_rel", MC_MOD, MOD_ACQ_REL},
+	{"weak", MC_MOD, MOD_WEAK}, {"sc", MC_MOD, MOD_SC}, {"clamp", MC_MOD, MOD_CLAMP},
+	{"wrap", MC_MOD, MOD_WRAP}, {"shiftamt", MC_MOD, MOD_SHIFTAMT},
+	{"noftz", MC_MOD, MOD_NOFTZ}, {"NaN", MC_MOD, MOD_NAN}, {"relu", MC_MOD, MOD_RELU},
+	{"mmio", MC_MOD, MOD_MMIO}, {"xorsign", MC_MOD, MOD_XORSIGN},
+	{"abs", MC_MOD, MOD_ABS}, {"warp", MC_MOD, MOD_WARP},
+	{"v2", MC_VEC, 2}, {"v4", MC_VEC, 4}, {"v8", MC_VEC, 8},
+	{"ca", MC_HINT, 0}, {"cg", MC_HINT, 0}, {"cs", MC_HINT, 0}, {"lu", MC_HINT, 0},
+	{"cv", MC_HINT, 0}, {"wb", MC_HINT, 0}, {"wt", MC_HINT, 0}, {"L1", MC_HINT, 0},
+	{"L2", MC_HINT, 0},
+	{"global", MC_SPACE, SP_GLOBAL}, {"shared", MC_SPACE, SP_SHARED},
+	{"shared::cta", MC_SPACE, SP_SHARED}, {"shared::cluster", MC_SPACE, SP_SHARED_CLUSTER},
+	{"local", MC_SPACE, SP_LOCAL}, {"const", MC_SPACE, SP_CONST},
+	{"param", MC_SPACE, SP_PARAM}, {"param::entry", MC_SPACE, SP_PARAM},
+	{"param::func", MC_SPACE, SP_PARAM},
+	/* forms of supported mnemonics that are whole other instructions */
+	{"async", MC_BAD, 0}, {"bulk", MC_BAD, 0}, {"proxy", MC_BAD, 0},
+	{"multicast::cluster", MC_BAD, 0}, {"tensor", MC_BAD, 0}, {"pack", MC_BAD, 0},
+	{"mbarrier_init", MC_BAD, 0}, {"satfinite", MC_BAD, 0},
+};
+
+/* modifier name -> ModDef (types included) through a hash built on first use */
+enum { MODHASH = 512 };
+static ModDef typedefs[NPTXTYPE];
+static const ModDef *modhash[MODHASH];
+
+static uint32_t hash_mod(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h & (MODHASH - 1);
+}
+
+static void mod_insert(const ModDef *d)
+{
+	uint32_t h = hash_mod(d->name, strlen(d->name));
+	while (modhash[h]) h = (h + 1) & (MODHASH - 1);
+	modhash[h] = d;
+}
+
+static const ModDef *mod_lookup(const char *s, size_t n)
+{
+	if (!modhash[hash_mod("ftz", 3)]) {
+		for (size_t i = 0; i < sizeof moddefs / sizeof *moddefs; i++) mod_insert(&moddefs[i]);
+		for (int t = 1; t < NPTXTYPE; t++) {
+			typedefs[t] = (ModDef){ptxtype_name[t], MC_TYPE, (uint32_t)t};
+			mod_insert(&typedefs[t]);
+		}
+	}
+	for (uint32_t h = hash_mod(s, n); modhash[h]; h = (h + 1) & (MODHASH - 1))
+		if (strlen(modhash[h]->name) == n && !memcmp(modhash[h]->name, s, n))
+			return modhash[h];
+	return NULL;
+}
+
+/* real PTX instructions rfsim does not implement; two: named with their
+ * first modifier (cp.async) */
+static const struct { const char *name; int two; } unsupported[] = {
+	{"mma", 0}, {"wmma", 1}, {"wgmma", 1}, {"tcgen05", 1}, {"tex", 0}, {"tld4", 0},
+	{"txq", 0}, {"suld", 0}, {"sust", 0}, {"sured", 0}, {"suq", 0}, {"cp", 1},
+	{"ldmatrix", 0}, {"stmatrix", 0}, {"movmatrix", 0}, {"mbarrier", 1},
+	{"griddepcontrol", 1}, {"setmaxnreg", 0}, {"elect", 0}, {"stacksave", 0},
+	{"stackrestore", 0}, {"alloca", 0}, {"brx", 1}, {"istypep", 0}, {"pmevent", 0},
+	{"applypriority", 0}, {"discard", 0}, {"createpolicy", 0}, {"getctarank", 0},
+	{"mapa", 0}, {"multimem", 1}, {"tensormap", 1}, {"clusterlaunchcontrol", 1},
+	{"prefetchu", 0}, {"szext", 0}, {"vadd", 0}, {"vsub", 0}, {"vabsdiff", 0},
+	{"vmin", 0}, {"vmax", 0}, {"vshl", 0}, {"vshr", 0}, {"vmad", 0}, {"vset", 0},
+	{"vadd2", 0}, {"vadd4", 0}, {"vsub2", 0}, {"vsub4", 0}, {"vavrg2", 0},
+	{"vavrg4", 0}, {"vabsdiff2", 0}, {"vabsdiff4", 0}, {"vmin2", 0}, {"vmin4", 0},
+	{"vmax2", 0}, {"vmax4", 0}, {"vset2", 0}, {"vset4", 0},
+};
+
+__attribute__((noreturn))
+static void refuse(Parser *p, const Tok *t, const char *s, size_t n)
+{
+	p_error_at(p, t, "unsupported PTX instruction '%.*s' (rfsim does not implement it)",
+	           (int)n, s);
+}
+
+/* length of the first k dotted segments of s */
+static size_t segs(const char *s, size_t n, int k)
+{
+	size_t i = 0;
+	for (int seen = 0; i < n; i++)
+		if (s[i] == '.' && ++seen == k) break;
+	return i;
+}
+
+static void unknown_op(Parser *p, const Tok *t, size_t baselen)
+{
+	for (size_t i = 0; i < sizeof unsupported / sizeof *unsupported; i++) {
+		const char *nm = unsupported[i].name;
+		if (strlen(nm) == baselen && !memcmp(nm, t->s, baselen))
+			refuse(p, t, t->s, segs(t->s, t->len, 1 + unsupported[i].two));
+	}
+	p_error_at(p, t, "unknown instruction '%.*s'", (int)baselen, t->s);
+}
+
+typedef struct Mnem {        /* the mnemonic being decoded */
+	Tok t;
+	char hints[128];
+	size_t nhints;
+	int ntype;
+	int scope;               /* MODE_* of a memory scope, 0 none */
+} Mnem;
+
+static void set8(Parser *p, Mnem *mn, uint8_t *field, uint32_t v, const char *what)
+{
+	if (*field && *field != v)
+		p_error_at(p, &mn->t, "conflicting %s modifiers in '%.*s'", what, (int)mn->t.len,
+		           mn->t.s);
+	*field = (uint8_t)v;
+}
+
+static void add_hint(Parser *p, Mnem *mn, const char *s, size_t n)
+{
+	if (mn->nhints + n + 2 > sizeof mn->hints) p_error_at(p, &mn->t, "too many cache hints");
+	mn->hints[mn->nhints++] = '.';
+	memcpy(mn->hints + mn->nhints, s, n);
+	mn->nhints += n;
+}
+
+static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
+{
+	Op op = (Op)in->op;
+	const ModDef *d = mod_lookup(s, n);
+	int setcmp = op == OP_SETP || op == OP_SET;
+	int isbar = op == OP_BAR || op == OP_BARRIER;
+	if (!d) {
+		if (memchr(s, ':', n)) {               /* .L2::cache_hint, .level::... */
+			add_hint(p, mn, s, n);
+			return;
+		}
+		p_error_at(p, &mn->t, "unknown modifier '.%.*s' in '%.*s'", (int)n, s,
+		           (int)mn->t.len, mn->t.s);
+	}
+	switch (d->cls) {
+	case MC_TYPE:
+		if (mn->ntype == 0) in->type = (uint8_t)d->val;
+		else if (mn->ntype == 1) in->type2 = (uint8_t)d->val;
+		else p_error_at(p, &mn->t, "too many types in '%.*s'", (int)mn->t.len, mn->t.s);
+		mn->ntype++;
+		break;
+	case MC_CMP: set8(p, mn, &in->cmp, d->val, "comparison"); break;
+	case MC_RND: set8(p, mn, &in->rnd, d->val, "rounding"); break;
+	case MC_AOP: set8(p, mn, &in->aop, d->val, "operation"); break;
+	case MC_LOGIC:
+		if (setcmp) set8(p, mn, &in->bop, BOP_AND + d->val, "boolean");
+		else set8(p, mn, &in->aop, d->val == 0 ? AOP_AND : d->val == 1 ? AOP_OR : AOP_XOR,
+		          "operation");
+		break;
+	case MC_LOHI:
+		if (setcmp) set8(p, mn, &in->cmp, d->val ? CMP_HI : CMP_LO, "comparison");
+		else set8(p, mn, &in->mode, d->val ? MODE_HI : MODE_LO, "mode");
+		break;
+	case MC_MODE: set8(p, mn, &in->mode, d->val, "mode"); break;
+	case MC_SCOPE:
+		if (isbar && d->val == MODE_CTA) break;            /* barrier.cta.sync */
+		if (isbar) refuse(p, &mn->t, mn->t.s, (size_t)(s + n - mn->t.s));
+		set8(p, mn, &in->mode, d->val, "scope");
+		break;
+	case MC_MOD: in->mods |= d->val; break;
+	case MC_VEC: set8(p, mn, &in->vec, d->val, "vector"); break;
+	case MC_HINT: add_hint(p, mn, s, n); break;
+	case MC_SPACE: set8(p, mn, &in->space, d->val, "state space"); break;
+	case MC_SYNC:
+		if (isbar) set8(p, mn, &in->mode, MODE_SYNC, "mode");
+		else in->mods |= MOD_SYNC;
+		break;
+	case MC_UNI:
+		if (op == OP_VOTE) set8(p, mn, &in->mode, MODE_UNI, "mode");
+		else in->mods |= MOD_UNI;
+		break;
+	case MC_VOTE:
+		if (op == OP_MATCH) set8(p, mn, &in->mode, d->val ? MODE_MATCH_ANY : MODE_MATCH_ALL,
+		                         "mode");
+		else set8(p, mn, &in->mode, d->val ? MODE_ANY : MODE_ALL, "mode");
+		break;
+	case MC_BAD:
+		refuse(p, &mn->t, mn->t.s, (size_t)(s + n - mn->t.s));
+	}
+}
+
+/* mnemonic := OP { '.' modifier } */
+static void mnemonic(Parser *p, Mnem *mn, Ins *in)
+{
+	const char *s = mn->t.s, *end = s + mn->t.len;
+	size_t base = segs(s, mn->t.len, 1);
+	int op = op_lookup(s, base);
+	if (op < 0 || op == OP_SCOPE_BEGIN || op == OP_SCOPE_END) unknown_op(p, &mn->t, base);
+	in->op = (uint16_t)op;
+	for (const char *q = s + base; q < end;) {
+		const char *m0 = ++q;
+		while (q < end && *q != '.') q++;
+		modifier(p, mn, in, m0, (size_t)(q - m0));
+	}
+	if (op == OP_SET) {                       /* written .dtype.stype */
+		uint8_t t = in->type;
+		in->type = in->type2, in->type2 = t;
+	}
+	if (mn->nhints) in->hints = ir_intern(p->m, mn->hints, mn->nhints);
+}
+
+/* ---- operands ------------------------------------------------------------- */
+
+static Operand opd(int kind, int32_t reg, int64_t imm)
+{
+	Operand o;
+	memset(&o, 0, sizeof o);
+	o.kind = (uint8_t)kind, o.reg = reg, o.imm = imm;
+	return o;
+}
+
+/* %name<digits> of a range declaration; -1 if none */
+static int32_t range_reg(Parser *p, const char *s, size_t n)
+{
+	size_t d = n;
+	while (d > 1 && s[d - 1] >= '0' && s[d - 1] <= '9') d--;
+	for (size_t k = d; k < n; k++) {       /* prefix s[0..k), index s[k..n) */
+		if (s[k] == '0' && k + 1 < n) continue;
+		if (n - k > 9) continue;
+		const Bind *b = p_lookup(p, s, k);
+		if (!b || b->kind != B_RANGE) continue;
+		int32_t idx = 0;
+		for (size_t i = k; i < n; i++) idx = idx * 10 + (s[i] - '0');
+		const RegDecl *r = &p->rdecl[b->val];
+		if (idx < r->count) return r->base + idx;
+	}
+	return -1;
+}
+
+static int sreg_operand(const Tok *t, Operand *o)
+{
+	size_t n = segs(t->s, t->len, 1);
+	if (t->s[0] != '%' || n < 2) return 0;
+	const char *nm = t->s + 1;
+	size_t nl = n - 1;
+	int idx = -1;
+	for (int r = 0; r < NSREG; r++) {
+		size_t l = strlen(sreg_name[r]);
+		if (l > nl || memcmp(sreg_name[r], nm, l)) continue;
+		if (l == nl) idx = r;
+		else if ((r == SR_ENVREG || r == SR_PM) && nl - l <= 2) idx = r;
+		if (idx >= 0) break;
+	}
+	if (idx < 0) return 0;
+	*o = opd(OPK_SREG, idx, 0);
+	if (idx == SR_ENVREG || idx == SR_PM) {
+		size_t l = strlen(sreg_name[idx]);
+		int v = 0;
+		for (size_t i = l; i < nl; i++) {
+			if (nm[i] < '0' || nm[i] > '9') return 0;
+			v = v * 10 + nm[i] - '0';
+		}
+		if (l == nl || v > (idx == SR_ENVREG ? 31 : 7)) return 0;
+		o->comp = (uint8_t)v;
+	}
+	if (n < t->len) {
+		const char *c = t->s + n + 1;
+		if (t->len - n != 2 || (*c != 'x' && *c != 'y' && *c != 'z')) return 0;
+		o->comp = (uint8_t)(*c - 'x' + 1);
+	}
+	return 1;
+}
+
+/* a name used as an operand: register, symbol, special register or '_' */
+static Operand name_operand(Parser *p, const Tok *t)
+{
+	const Bind *b = p_lookup(p, t->s, t->len);
+	if (b && b->kind == B_REG) return opd(OPK_REG, b->val, 0);
+	if (b && b->kind == B_SYM) return opd(OPK_SYM, b->val, 0);
+	int32_t r = range_reg(p, t->s, t->len);
+	if (r >= 0) return opd(OPK_REG, r, 0);
+	Operand o;
+	if (sreg_operand(t, &o)) return o;
+	if (t->len == 1 && t->s[0] == '_') return opd(OPK_SINK, 0, 0);
+	if (t->s[0] == '%') p_error_at(p, t, "undefined register '%.*s'", (int)t->len, t->s);
+	p_error_at(p, t, "undefined symbol '%.*s'", (int)t->len, t->s);
+}
+
+/* imm := ['-'] (INT | FLT) */
+static Operand imm_operand(Parser *p, const Ins *in)
+{
+	int neg = p_accept(p, '-');
+	Tok t = p->lx.tok;
+	if (t.kind != TK_INT && t.kind != TK_FLT) p_error(p, "expected an operand");
+	p_next(p);
+	if (t.kind == TK_INT) {
+		Operand o = opd(OPK_IMM, 0, (int64_t)(neg ? (uint64_t)0 - t.val : t.val));
+		if (t.hex) o.flags |= OPDF_HEXLIT;
+		return o;
+	}
+	Operand o = opd(OPK_IMM, 0, (int64_t)t.val);
+	int f32 = in->type == PT_F32 && in->op != OP_CVT &&
+	          (in->type2 == PT_NONE || in->type2 == PT_F32);
+	if (t.decimal && f32) {
+		float f = (float)t.dval;
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		o.imm = u;
+		o.flags = OPDF_F32LIT;
+	} else {
+		o.flags = t.fbits == 32 ? OPDF_F32LIT : OPDF_F64LIT;
+	}
+	if (neg) o.imm ^= (int64_t)((o.flags & OPDF_F32LIT) ? 0x80000000u : 1ull << 63);
+	return o;
+}
+
+/* off := { ('+' | '-') ['-'] INT } */
+static int64_t offset_sum(Parser *p)
+{
+	int64_t sum = 0;
+	while (p->lx.tok.kind == '+' || p->lx.tok.kind == '-') {
+		int neg = p->lx.tok.kind == '-';
+		p_next(p);
+		int64_t v = p_int(p, "an offset");
+		sum += neg ? -v : v;
+	}
+	return sum;
+}
+
+/* addr := '[' (NAME | INT) off ']' */
+static Operand addr_operand(Parser *p)
+{
+	p_next(p);
+	Tok t = p->lx.tok;
+	Operand o;
+	if (t.kind == TK_IDENT) {
+		p_next(p);
+		Operand b = name_operand(p, &t);
+		if (b.kind == OPK_REG) o = opd(OPK_ADDR, b.reg, 0);
+		else if (b.kind == OPK_SYM) o = opd(OPK_ADDR, b.reg, 0), o.flags = OPDF_SYMBASE;
+		else p_error_at(p, &t, "bad address base '%.*s'", (int)t.len, t.s);
+	} else {
+		o = opd(OPK_ADDR, -1, p_int(p, "an address"));
+	}
+	o.imm += offset_sum(p);
+	p_expect(p, ']', "']'");
+	return o;
+}
+
+static Operand operand(Parser *p, const Ins *in, int depth);
+
+/* vec := '{' operand { ',' operand } '}' */
+static Operand vec_operand(Parser *p, const Ins *in, int depth)
+{
+	Tok open = p->lx.tok;
+	if (depth) p_error(p, "nested vector operand");
+	p_next(p);
+	size_t first = p->nvop;
+	if (p->lx.tok.kind != '}') {
+		do {
+			Operand e = operand(p, in, depth + 1);
+			VEC_RESERVE(p->vops, p->capvop, p->nvop + 1);
+			p->vops[p->nvop++] = e;
+		} while (p_accept(p, ','));
+	}
+	p_expect(p, '}', "'}' after the vector elements");
+	if (p->nvop - first > 255) p_error_at(p, &open, "vector operand too long");
+	Operand o = opd(OPK_VEC, (int32_t)first, 0);
+	o.n = (uint8_t)(p->nvop - first);
+	return o;
+}
+
+/* operand := '!' operand | imm | addr | vec | NAME [off] */
+static Operand operand(Parser *p, const Ins *in, int depth)
+{
+	Tok t = p->lx.tok;
+	if (t.kind == '!') {
+		p_next(p);
+		Operand o = operand(p, in, depth);
+		if (o.kind != OPK_REG || (o.flags & OPDF_NEG)) p_error_at(p, &t, "bad use of '!'");
+		o.flags |= OPDF_NEG;
+		return o;
+	}
+	if (t.kind == '[') return addr_operand(p);
+	if (t.kind == '{') return vec_operand(p, in, depth);
+	if (t.kind != TK_IDENT) return imm_operand(p, in);
+	p_next(p);
+	if (in->op == OP_BRA) return opd(OPK_LABEL, p_label_ref(p, &t), 0);
+	Operand o = name_operand(p, &t);
+	if (o.kind == OPK_SYM) o.imm = offset_sum(p);
+	return o;
+}
+
+/* ---- checks --------------------------------------------------------------- */
+
+/* sources an op takes: [lo, hi] */
+static void src_range(const Ins *in, int *lo, int *hi)
+{
+	int a = 1, b = 1;
+	switch ((Op)in->op) {
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MUL24: case OP_DIV: case OP_REM:
+	case OP_COPYSIGN: case OP_ADDC: case OP_SUBC: case OP_AND: case OP_OR: case OP_XOR:
+	case OP_SHL: case OP_SHR: case OP_BMSK: case OP_MATCH: case OP_REDUX:
+		a = b = 2; break;
+	case OP_MIN: case OP_MAX: a = 2, b = 3; break;
+	case OP_MAD: case OP_MAD24: case OP_SAD: case OP_FMA: case OP_MADC: case OP_DP4A:
+	case OP_DP2A: case OP_SHF: case OP_BFE: case OP_FNS: case OP_PRMT: case OP_SELP:
+	case OP_SLCT: a = b = 3; break;
+	case OP_BFI: a = b = 4; break;
+	case OP_LOP3: a = 4, b = 5; break;
+	case OP_SETP: case OP_SET: a = 2, b = 3; break;
+	case OP_ABS: case OP_NEG: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
+	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_TESTP: case OP_NOT:
+	case OP_CNOT: case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_MOV:
+	case OP_CVTA: case OP_ISSPACEP: case OP_PREFETCH: case OP_NANOSLEEP: case OP_BRA:
+		break;
+	case OP_CVT: case OP_LD: case OP_LDU: case OP_VOTE: a = 1, b = 2; break;
+	case OP_ST: case OP_RED: a = 2, b = 3; break;
+	case OP_ATOM: a = 2, b = 4; break;
+	case OP_SHFL: a = 3, b = 4; break;
+	case OP_BAR: case OP_BARRIER: a = 0, b = 3; break;
+	case OP_ACTIVEMASK: case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT:
+	case OP_TRAP: case OP_BRKPT: case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
+		a = b = 0; break;
+	case OP_CALL: a = 2, b = 3; break;
+	}
+	*lo = a, *hi = b;
+}
+
+static int has_dest(const Ins *in)
+{
+	switch ((Op)in->op) {
+	case OP_ST: case OP_RED: case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE:
+	case OP_NANOSLEEP: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_TRAP:
+	case OP_BRKPT: case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
+		return 0;
+	case OP_BAR: case OP_BARRIER:
+		return in->mode == MODE_RED;
+	default:
+		return 1;
+	}
+}
+
+static int reg_type(const Parser *p, const Operand *o)
+{
+	return o->kind == OPK_REG ? p->regtype[o->reg] : -1;
+}
+
+static void need_pred(Parser *p, const Tok *at, const Ins *in, int k)
+{
+	const Operand *o = &in->o[k];
+	if (o->kind == OPK_REG && p->regtype[o->reg] != PT_PRED)
+		p_error_at(p, at, "operand %d of '%.*s' must be a .pred register", k + 1,
+		           (int)at->len, at->s);
+}
+
+/* same-typed arithmetic: every register operand has the instruction's size */
+static int same_typed(const Ins *in)
+{
+	switch ((Op)in->op) {
+	case OP_ADD: case OP_SUB: case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG:
+	case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_FMA:
+	case OP_DIV: case OP_REM: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
+	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN: case OP_ADDC:
+	case OP_SUBC: case OP_SAD: case OP_MUL: case OP_MAD: case OP_MADC:
+		return in->type != PT_NONE;
+	default:
+		return 0;
+	}
+}
+
+static void check_sizes(Parser *p, const Tok *at, const Ins *in)
+{
+	int size = ptxtype_size((PtxType)in->type), pred = in->type == PT_PRED;
+	for (int k = 0; k < in->nd + in->ns; k++) {
+		int rt = reg_type(p, &in->o[k]);
+		if (rt < 0) continue;
+		int want = size;
+		int wide = in->mode == MODE_WIDE && (k == 0 || (k == 3 && in->op != OP_MUL));
+		if (wide) want = 2 * size;
+		if (pred ? rt == PT_PRED : ptxtype_size((PtxType)rt) == want) continue;
+		p_error_at(p, at, "operand %d of '%.*s' is a .%s register; the instruction needs "
+		           "%s", k + 1, (int)at->len, at->s, ptxtype_name[rt],
+		           pred ? "a .pred register" : want == 8 ? "64 bits" :
+		           want == 16 ? "128 bits" : want == 4 ? "32 bits" : want == 2 ?
+		           "16 bits" : "8 bits");
+	}
+}
+
+static void check_kinds(Parser *p, const Tok *at, const Ins *in)
+{
+	for (int k = 0; k < in->nd; k++) {
+		int kd = in->o[k].kind;
+		if (kd != OPK_REG && kd != OPK_VEC && kd != OPK_SINK)
+			p_error_at(p, at, "destination of '%.*s' must be a register", (int)at->len, at->s);
+	}
+	int a = -1;
+	switch ((Op)in->op) {
+	case OP_LD: case OP_LDU: case OP_ATOM: a = in->nd; break;
+	case OP_ST: case OP_RED: case OP_PREFETCH: a = 0; break;
+	default: break;
+	}
+	if (a >= 0 && in->o[a].kind != OPK_ADDR)
+		p_error_at(p, at, "'%.*s' needs an [address] operand", (int)at->len, at->s);
+	for (int k = 0; k < in->nd + in->ns; k++)
+		if (in->o[k].kind == OPK_ADDR && k != a)
+			p_error_at(p, at, "unexpected [address] operand in '%.*s'", (int)at->len, at->s);
+	if (in->op == OP_BRA && in->o[0].kind != OPK_LABEL)
+		p_error_at(p, at, "bra needs a label");
+	if (in->op == OP_SETP)
+		for (int k = 0; k < in->nd; k++) need_pred(p, at, in, k);
+	if ((in->op == OP_SETP || in->op == OP_SET) && in->ns == 3) need_pred(p, at, in, in->nd + 2);
+	if (in->op == OP_SELP) need_pred(p, at, in, in->nd + 2);
+	if (same_typed(in)) check_sizes(p, at, in);
+}
+
+/* ---- calls ---------------------------------------------------------------- */
+
+/* args := '(' [ operand { ',' operand } ] ')' */
+static Operand arg_list(Parser *p, const Ins *in)
+{
+	Tok open = p->lx.tok;
+	p_next(p);
+	size_t first = p->nvop;
+	if (p->lx.tok.kind != ')') {
+		do {
+			Operand e = operand(p, in, 1);
+			if (e.kind == OPK_VEC || e.kind == OPK_ADDR || e.kind == OPK_SINK)
+				p_error_at(p, &open, "bad call argument");
+			VEC_RESERVE(p->vops, p->capvop, p->nvop + 1);
+			p->vops[p->nvop++] = e;
+		} while (p_accept(p, ','));
+	}
+	p_expect(p, ')', "')' after the call arguments");
+	if (p->nvop - first > 255) p_error_at(p, &open, "too many call arguments");
+	Operand o = opd(OPK_VEC, (int32_t)first, 0);
+	o.n = (uint8_t)(p->nvop - first);
+	return o;
+}
+
+/* call := call[.uni] [ args ',' ] callee [ ',' args ] [ ',' NAME ] ';' */
+static void call(Parser *p, Ins *in, const Tok *at)
+{
+	Module *m = p->m;
+	Operand rets = {0}, o[3];
+	int ns = 0;
+	if (p->lx.tok.kind == '(') {
+		rets = arg_list(p, in);
+		in->nd = 1;
+		p_expect(p, ',', "','");
+	}
+	Tok ct = p->lx.tok;
+	p_expect(p, TK_IDENT, "the called function");
+	o[ns++] = name_operand(p, &ct);
+	int indirect = o[0].kind == OPK_REG;
+	if (!indirect && (o[0].kind != OPK_SYM || m->syms[o[0].reg].kind != SYM_FUNC))
+		p_error_at(p, &ct, "'%.*s' is not a function", (int)ct.len, ct.s);
+	o[ns++] = (p_accept(p, ',') && p->lx.tok.kind == '(') ? arg_list(p, in)
+	                                                      : opd(OPK_VEC, (int32_t)p->nvop, 0);
+	if (p->lx.tok.kind == ',' || (o[1].n == 0 && p->lx.tok.kind == TK_IDENT)) {
+		p_accept(p, ',');
+		Tok pt = p->lx.tok;
+		p_expect(p, TK_IDENT, "a .callprototype name");
+		o[ns] = name_operand(p, &pt);
+		if (o[ns].kind != OPK_SYM || m->syms[o[ns].reg].kind != SYM_PROTO)
+			p_error_at(p, &pt, "'%.*s' is not a .callprototype", (int)pt.len, pt.s);
+		ns++;
+	}
+	if (indirect && ns < 3) p_error_at(p, at, "an indirect call needs a .callprototype");
+	if (!indirect && ns == 3) p_error_at(p, at, "a direct call takes no .callprototype");
+	const Sym *callee = &m->syms[o[indirect ? 2 : 0].reg];
+	const Func *f = &m->funcs[callee->func];
+	if (f->nparam != o[1].n || f->nret != (in->nd ? rets.n : 0))
+		p_error_at(p, at, "call passes %d argument(s) and %d result(s); '%s' takes %d and %d",
+		           o[1].n, in->nd ? rets.n : 0, ir_str(m, callee->name), f->nparam, f->nret);
+	if (in->nd) in->o[0] = rets;
+	for (int k = 0; k < ns; k++) in->o[in->nd + k] = o[k];
+	in->ns = (uint8_t)ns;
+}
+
+/* ---- the instruction --------------------------------------------------------- */
+
+static void operands(Parser *p, Ins *in, const Tok *at)
+{
+	Operand o[INS_MAXOPD];
+	int n = 0, pipe = 0;
+	if (p->lx.tok.kind != ';') {
+		do {
+			if (n == INS_MAXOPD) p_error_at(p, at, "too many operands");
+			o[n++] = operand(p, in, 0);
+			if (p->lx.tok.kind == '|') {
+				if (n != 1 || n == INS_MAXOPD) p_error(p, "unexpected '|'");
+				p_next(p);
+				o[n] = operand(p, in, 0);
+				o[n++].flags |= OPDF_PIPE;
+				pipe = 1;
+			}
+		} while (p_accept(p, ','));
+	}
+	int dest = has_dest(in), lo, hi;
+	if (pipe && !dest) p_error_at(p, at, "unexpected '|'");
+	in->nd = (uint8_t)(dest ? 1 + pipe : 0);
+	if (n < in->nd) p_error_at(p, at, "missing operands");
+	in->ns = (uint8_t)(n - in->nd);
+	src_range(in, &lo, &hi);
+	if (in->ns < lo || in->ns > hi)
+		p_error_at(p, at, "'%.*s' takes %d%s%d source operand%s, found %d", (int)at->len,
+		           at->s, lo, lo == hi ? "" : " to ", lo == hi ? -1 : hi, hi == 1 ? "" : "s",
+		           in->ns);
+	memcpy(in->o, o, (size_t)n * sizeof *o);
+}
+
+/* instruction := [ '@' ['!'] REG ] mnemonic [ operand { ',' operand } ] ';' */
+void p_instruction(Parser *p)
+{
+	Tok start = p->lx.tok;
+	int32_t guard = -1;
+	int gneg = 0;
+	if (p_accept(p, '@')) {
+		gneg = p_accept(p, '!');
+		Tok g = p->lx.tok;
+		p_expect(p, TK_IDENT, "a predicate register");
+		Operand o = name_operand(p, &g);
+		if (o.kind != OPK_REG || p->regtype[o.reg] != PT_PRED)
+			p_error_at(p, &g, "guard '%.*s' is not a .pred register", (int)g.len, g.s);
+		guard = o.reg;
+	}
+	Mnem mn;
+	memset(&mn, 0, sizeof mn);
+	mn.t = p->lx.tok;
+	if (mn.t.kind != TK_IDENT) p_error(p, "expected an instruction");
+	Ins *in = p_emit(p, &start);             /* p->ins does not move until the next one */
+	mnemonic(p, &mn, in);
+	in->guard = guard, in->guard_neg = (uint8_t)gneg;
+	p_next(p);
+	if (in->op == OP_CALL) {
+		call(p, in, &mn.t);
+	} else {
+		operands(p, in, &mn.t);
+		check_kinds(p, &mn.t, in);
+	}
+	p_expect(p, ';', "';' after the instruction");
+}

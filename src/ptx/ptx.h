@@ -1,0 +1,23 @@
+/*
+ * ptx.h -- reading and writing PTX text.
+ *
+ * ptx_parse turns PTX as nvcc 11-13 emits it (also minified, as inside
+ * fatbins) into the IR of ir.h; ptx_print writes a module back as PTX that
+ * ptxas accepts and that parses to the same IR (ir_equal).  Errors are
+ * "FILE:LINE:COL: message" in err_msg() (base.h).
+ */
+#ifndef RFSIM_PTX_PTX_H
+#define RFSIM_PTX_PTX_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ir.h"
+
+/* NULL on error, with err_set("FILE:LINE:COL: message"); text need not end in NUL */
+Module *ptx_parse(const char *text, size_t len, const char *filename);
+
+void ptx_print(const Module *m, FILE *f);
+char *ptx_print_str(const Module *m, size_t *len);   /* malloc'd, NUL-terminated */
+
+#endif

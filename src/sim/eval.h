@@ -1,0 +1,15 @@
+/* eval.h -- per-lane arithmetic of a decoded instruction (see eval.c). */
+#ifndef RFSIM_SIM_EVAL_H
+#define RFSIM_SIM_EVAL_H
+
+#include <stdint.h>
+
+#include "sim/decode.h"
+
+/* result bits of one lane; v: source bits; *cc: carry flag in/out */
+uint64_t sim_eval(const DIns *d, const uint64_t *v, uint32_t *cc);
+/* NULL if rfsim executes this form; else what it does not implement */
+const char *sim_eval_check(const DIns *d);
+const char *sim_atom_check(AtomOp op, PtxType t);
+
+#endif

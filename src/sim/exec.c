@@ -1,0 +1,905 @@
+/*
+ * exec.c -- the functional core: executes decoded PTX one warp instruction
+ * at a time, 32 lanes at once, with SIMT divergence and reconvergence.
+ *
+ * This file owns data movement and control: reading sources, writing
+ * destinations, memory accesses with bounds checks, warp-level exchange
+ * (shfl, vote, match, redux), barriers, branches, calls and returns.  The
+ * arithmetic of each (op, type, modifiers) lives in eval.c, which the
+ * general case calls per lane; the hottest unmodified integer and f32
+ * forms are expanded here (DIns.fast) so a typical instruction costs one
+ * switch and one tight loop over the active lanes.
+ *
+ * Every memory access is checked.  A fault stops the warp and leaves a
+ * compute-sanitizer-like report in err_msg(): what was accessed, where,
+ * by which kernel, block, thread and PTX line, and the nearest
+ * allocation.  See warp.h for the SIMT stack and barrier rules.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "sim/alu.h"
+#include "sim/eval.h"
+#include "sim/warp.h"
+
+#define LANES(m, l) for (uint32_t m_##l = (m), l; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); \
+                            m_##l &= m_##l - 1)
+
+static inline const uint32_t *srcp(const Warp *w, const Image *img, int32_t s)
+{
+	return s >= 0 ? w->regs + ((size_t)(w->rbase + s) << 5)
+	              : img->imm + ((size_t)(-s - 1) << 5);
+}
+
+static inline uint32_t *dstp(const Warp *w, int32_t d)
+{
+	return w->regs + ((size_t)(w->rbase + d) << 5);
+}
+
+static inline uint64_t rd64(const uint32_t *p, uint32_t l)
+{
+	return p[l] | (uint64_t)p[l + 32] << 32;
+}
+
+static inline uint64_t rdw(const uint32_t *p, uint32_t l, int w)
+{
+	return w > 1 ? rd64(p, l) : p[l];
+}
+
+static inline void wrw(uint32_t *p, uint32_t l, int w, uint64_t v)
+{
+	p[l] = (uint32_t)v;
+	if (w > 1) p[l + 32] = (uint32_t)(v >> 32);
+}
+
+static inline uint32_t pred(const Warp *w, int32_t p)
+{
+	return w->preds[w->pbase + p];
+}
+
+static inline void set_pred(Warp *w, int32_t p, uint32_t lanes, uint32_t bits)
+{
+	uint32_t *q = &w->preds[w->pbase + p];
+	*q = (*q & ~lanes) | (bits & lanes);
+}
+
+/* sign- or zero-extend the low `bytes` of v as type t says */
+static inline uint64_t extend(uint64_t v, int bytes, int sgn)
+{
+	if (bytes >= 8) return v;
+	int sh = 64 - 8 * bytes;
+	return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
+}
+
+/* ---- fault reports ---------------------------------------------------- */
+
+static void quote_line(const Launch *L, uint32_t line)
+{
+	if (!L->src || !line) return;
+	const char *s = L->src;
+	for (uint32_t n = 1; n < line && *s; s++)
+		if (*s == '\n') n++;
+	while (*s == ' ' || *s == '\t') s++;
+	const char *e = strchr(s, '\n');
+	int len = e ? (int)(e - s) : (int)strlen(s);
+	if (len > 160) len = 160;
+	err_append("\n    %.*s", len, s);
+}
+
+static void thread_of(const Launch *L, const Warp *w, uint32_t l, uint32_t t[3])
+{
+	uint32_t lin = (uint32_t)w->widx * 32 + l;
+	t[0] = lin % L->block.x;
+	t[1] = lin / L->block.x % L->block.y;
+	t[2] = lin / (L->block.x * L->block.y);
+}
+
+static void fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int kind,
+                  const char *what)
+{
+	gpu_set_fault(kind);
+	const Launch *L = c->L;
+	uint32_t t[3];
+	thread_of(L, w, l, t);
+	err_set("kernel fault: %s\n  in kernel %s, block (%u,%u,%u), thread (%u,%u,%u), "
+	        "%s:%u", what, L->kname, c->id.x, c->id.y, c->id.z, t[0], t[1], t[2],
+	        L->file, d->line);
+	quote_line(L, d->line);
+}
+
+static const char *space_word(int xs)
+{
+	static const char *const n[] = {"global", "shared", "local", "local", "constant",
+	                                "parameter", "generic"};
+	return n[xs];
+}
+
+static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int xs,
+                      uint64_t a, uint32_t n, const char *why)
+{
+	char msg[512];
+	const char *acc = d->op == OP_ST || d->op == OP_RED ? "store" :
+	                  (d->op == OP_ATOM ? "atomic" : "load");
+	snprintf(msg, sizeof msg, "%s %s %s of %u bytes at address 0x%llx", why,
+	         space_word(xs), acc, n, (unsigned long long)a);
+	fault(c, w, l, d, why[0] == 'm' ? FAULT_MISALIGNED : FAULT_ADDRESS, msg);
+	if (xs == XS_GLOBAL || xs == XS_GENERIC) {
+		const GMem *g = c->L->gm;
+		const Alloc *best = NULL;
+		for (int32_t i = 0; i < g->n; i++)     /* nearest live allocation below */
+			if (g->a[i].live && g->a[i].base <= a) best = &g->a[i];
+		if (best)
+			err_append("\n  nearest allocation below: 0x%llx..0x%llx (%llu bytes), "
+			           "%llu bytes past its end", (unsigned long long)best->base,
+			           (unsigned long long)(best->base + best->size - 1),
+			           (unsigned long long)best->size,
+			           (unsigned long long)(a - best->base - best->size + 1));
+	}
+}
+
+/* host pointer for an access of n bytes at address a in space xs, or NULL
+ * after recording a fault */
+static uint8_t *maddr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a,
+                      uint32_t n, int store)
+{
+	const Launch *L = c->L;
+	if (n > 1 && (a & (n - 1))) {
+		mem_fault(c, w, l, d, xs, a, n, "misaligned");
+		return NULL;
+	}
+	if (xs == XS_GENERIC) {
+		if (a - GPU_SHARED_WIN < GPU_WIN_SIZE) xs = XS_SHARED, a -= GPU_SHARED_WIN;
+		else if (a - GPU_LOCAL_WIN < GPU_WIN_SIZE) xs = XS_LOCAL, a -= GPU_LOCAL_WIN;
+		else if (a - GPU_CONST_WIN < GPU_WIN_SIZE) xs = XS_CONST, a -= GPU_CONST_WIN;
+		else if (a - GPU_PARAM_WIN < GPU_WIN_SIZE) xs = XS_KPARAM, a -= GPU_PARAM_WIN;
+		else xs = XS_GLOBAL;
+	}
+	switch (xs) {
+	case XS_GLOBAL: {
+		uint8_t *p = gmem_ptr(L->gm, a, n, &w->mem_hint);
+		if (!p) mem_fault(c, w, l, d, xs, a, n, "out-of-bounds");
+		return p;
+	}
+	case XS_SHARED:
+		if (a < c->shared_bytes && n <= c->shared_bytes - a) return c->shared + a;
+		break;
+	case XS_FRAME:
+		a += w->lbase;
+		/* fall through */
+	case XS_LOCAL:
+		if (a < w->local_bytes && n <= w->local_bytes - a)
+			return w->local + (size_t)l * w->local_bytes + a;
+		break;
+	case XS_CONST:
+		if (store) {
+			mem_fault(c, w, l, d, xs, a, n, "read-only");
+			return NULL;
+		}
+		if (a < L->cbank_bytes && n <= L->cbank_bytes - a) return L->cbank + a;
+		break;
+	case XS_KPARAM:
+		if (store) {
+			mem_fault(c, w, l, d, xs, a, n, "read-only");
+			return NULL;
+		}
+		if (a < L->param_bytes && n <= L->param_bytes - a) return (uint8_t *)L->params + a;
+		break;
+	}
+	mem_fault(c, w, l, d, xs, a, n, "out-of-bounds");
+	return NULL;
+}
+
+static inline uint64_t load_le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, (size_t)n);
+	return v;
+}
+
+static inline void store_le(uint8_t *p, int n, uint64_t v)
+{
+	memcpy(p, &v, (size_t)n);
+}
+
+/* ---- SIMT stack --------------------------------------------------------- */
+
+static void simt_push(Warp *w, SimtEntry e)
+{
+	VEC_RESERVE(w->stk, w->capstk, (size_t)w->nstk + 1);
+	w->stk[w->nstk++] = e;
+}
+
+/* copy a finished call's return values back and restore the caller's frame */
+static void call_return(Cta *c, Warp *w, const SimtEntry *e)
+{
+	const CallInfo *ci = &c->L->img->calls[e->call];
+	uint32_t lanes = e->cmask & ~w->exited;
+	for (int32_t i = 0; i < ci->nrets; i++)
+		LANES(lanes, l) {
+			uint8_t *base = w->local + (size_t)l * w->local_bytes;
+			memcpy(base + e->lbase + ci->ret_dst[i], base + w->lbase + ci->ret_src[i],
+			       (size_t)ci->ret_size[i]);
+		}
+	w->rbase = e->rbase;
+	w->pbase = e->pbase;
+	w->lbase = e->lbase;
+	w->depth--;
+}
+
+/* pop finished entries: reached reconvergence, or no live lanes left */
+static void simt_settle(Cta *c, Warp *w)
+{
+	while (w->nstk) {
+		SimtEntry *t = &w->stk[w->nstk - 1];
+		if ((t->mask & ~w->exited) && t->pc != t->rpc) return;
+		SimtEntry e = *t;
+		w->nstk--;
+		if (e.call >= 0) call_return(c, w, &e);
+	}
+	w->state = W_DONE;
+	c->live_warps--;
+}
+
+/* lanes leave the kernel */
+static void simt_exit(Cta *c, Warp *w, uint32_t lanes)
+{
+	w->exited |= lanes;
+	for (int32_t i = 0; i < w->nstk; i++) w->stk[i].mask &= ~lanes;
+	simt_settle(c, w);
+}
+
+/* lanes return from the current function */
+static void simt_ret(Cta *c, Warp *w, uint32_t lanes)
+{
+	for (int32_t i = w->nstk - 1; i >= 0; i--) {
+		w->stk[i].mask &= ~lanes;
+		if (w->stk[i].call >= 0) break;
+	}
+	simt_settle(c, w);
+}
+
+static void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken)
+{
+	SimtEntry *t = &w->stk[w->nstk - 1];
+	if (taken == act) {
+		t->pc = d->target;
+	} else if (!taken) {
+		t->pc++;
+	} else {
+		/* the top entry becomes the reconvergence entry; a path that starts at
+		 * the reconvergence point needs no entry of its own */
+		int32_t fall = t->pc + 1, func = t->func;
+		t->pc = d->reconv;
+		if (fall != d->reconv)
+			simt_push(w, (SimtEntry){fall, d->reconv, act & ~taken, -1, 0, 0, 0, 0, func});
+		if (d->target != d->reconv)
+			simt_push(w, (SimtEntry){d->target, d->reconv, taken, -1, 0, 0, 0, 0, func});
+	}
+	simt_settle(c, w);
+}
+
+static int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	const CallInfo *ci = &img->calls[d->aux];
+	const ImgFunc *caller = &img->funcs[d->func], *callee = &img->funcs[ci->callee];
+	int32_t rb = w->rbase + caller->nslot, pb = w->pbase + caller->npred;
+	uint32_t lb = w->lbase + (uint32_t)caller->frame_bytes;
+	if (rb + callee->nslot > img->max_slots || pb + callee->npred > img->max_preds ||
+	    lb + (uint32_t)callee->frame_bytes > w->local_bytes) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "call stack overflow at call depth %d", w->depth + 1);
+		fault(c, w, (uint32_t)__builtin_ctz(act), d, FAULT_STACK, msg);
+		return EX_FAULT;
+	}
+	for (int32_t i = 0; i < ci->nargs; i++)
+		LANES(act, l) {
+			uint8_t *base = w->local + (size_t)l * w->local_bytes;
+			memcpy(base + lb + ci->arg_dst[i], base + w->lbase + ci->arg_src[i],
+			       (size_t)ci->arg_size[i]);
+		}
+	SimtEntry *t = &w->stk[w->nstk - 1];
+	t->pc++;
+	SimtEntry e = {callee->entry, -1, act, d->aux, act, w->rbase, w->pbase, w->lbase,
+	               ci->callee};
+	simt_push(w, e);
+	w->rbase = rb;
+	w->pbase = pb;
+	w->lbase = lb;
+	w->depth++;
+	return EX_OK;
+}
+
+/* ---- special registers --------------------------------------------------- */
+
+static uint64_t sreg_value(const Cta *c, const Warp *w, uint32_t l, int sr, int comp)
+{
+	const Launch *L = c->L;
+	uint32_t t[3];
+	const uint32_t *nt = &L->block.x, *ci = &c->id.x, *nc = &L->grid.x;
+	int k = comp ? comp - 1 : 0;
+	switch ((SReg)sr) {
+	case SR_TID: thread_of(L, w, l, t); return t[k];
+	case SR_NTID: return nt[k];
+	case SR_CTAID: return ci[k];
+	case SR_NCTAID: return nc[k];
+	case SR_LANEID: return l;
+	case SR_WARPID: return (uint32_t)w->widx;
+	case SR_NWARPID: return (uint32_t)c->nwarps;
+	case SR_SMID: return (uint32_t)c->smid;
+	case SR_NSMID: return (uint32_t)L->nsm;
+	case SR_GRIDID: return 1;
+	case SR_LANEMASK_EQ: return 1u << l;
+	case SR_LANEMASK_LE: return (uint32_t)((2ull << l) - 1);
+	case SR_LANEMASK_LT: return (1u << l) - 1;
+	case SR_LANEMASK_GE: return ~((1u << l) - 1);
+	case SR_LANEMASK_GT: return ~(uint32_t)((2ull << l) - 1);
+	case SR_CLOCK: return (uint32_t)w->ninsts;
+	case SR_CLOCK_HI: return (uint32_t)(w->ninsts >> 32);
+	case SR_CLOCK64: return w->ninsts;
+	case SR_GLOBALTIMER: return (uint64_t)(w->ninsts / L->clock_ghz);
+	case SR_GLOBALTIMER_LO: return (uint32_t)(uint64_t)(w->ninsts / L->clock_ghz);
+	case SR_GLOBALTIMER_HI: return (uint32_t)((uint64_t)(w->ninsts / L->clock_ghz) >> 32);
+	case SR_DYNAMIC_SMEM_SIZE: return L->dyn_shmem;
+	case SR_TOTAL_SMEM_SIZE: return c->shared_bytes;
+	case SR_CLUSTERID: case SR_CLUSTER_CTARANK: return 0;
+	case SR_NCLUSTERID: return nc[k];
+	case SR_CLUSTER_CTAID: return ci[k];
+	case SR_CLUSTER_NCTAID: case SR_CLUSTER_NCTARANK: return 1;
+	case SR_IS_EXPLICIT_CLUSTER: return 0;
+	case SR_ENVREG: case SR_PM: return 0;
+	case NSREG: break;
+	}
+	return 0;
+}
+
+/* ---- memory instructions -------------------------------------------------- */
+
+static inline uint64_t addr_of(const Warp *w, const Image *img, const DIns *d, uint32_t l)
+{
+	uint64_t a = (uint64_t)d->aoff;
+	if (d->abase >= 0) {
+		const uint32_t *p = srcp(w, img, d->abase);
+		a += d->aw > 1 ? rd64(p, l) : p[l];
+	}
+	return a;
+}
+
+static int exec_ld(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	int n = d->nd, e = d->elt, sgn = (d->flags & DF_SIGNED) != 0;
+	LANES(act, l) {
+		uint64_t a = addr_of(w, img, d, l);
+		const uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)(e * n), 0);
+		if (!p) return EX_FAULT;
+		for (int i = 0; i < n; i++) {
+			if (d->d[i] < 0) continue;
+			uint64_t v = extend(load_le(p + i * e, e), e, sgn);
+			wrw(dstp(w, d->d[i]), l, d->dw[i], v);
+		}
+	}
+	return EX_OK;
+}
+
+static int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	int n = d->ns, e = d->elt;
+	LANES(act, l) {
+		uint64_t a = addr_of(w, img, d, l);
+		uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)(e * n), 1);
+		if (!p) return EX_FAULT;
+		for (int i = 0; i < n; i++)
+			store_le(p + i * e, e, rdw(srcp(w, img, d->s[i]), l, d->sw[i]));
+	}
+	return EX_OK;
+}
+
+static int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	int e = d->elt;
+	LANES(act, l) {
+		uint64_t a = addr_of(w, img, d, l);
+		uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)e, 1);
+		if (!p) return EX_FAULT;
+		uint64_t b = rdw(srcp(w, img, d->s[0]), l, d->sw[0]);
+		uint64_t cc = d->ns > 1 ? rdw(srcp(w, img, d->s[1]), l, d->sw[1]) : 0;
+		uint64_t old = load_le(p, e);
+		store_le(p, e, alu_atom((AtomOp)d->aop, (PtxType)d->type, old, b, cc));
+		if (d->nd && d->d[0] >= 0)
+			wrw(dstp(w, d->d[0]), l, d->dw[0], extend(old, e, (d->flags & DF_SIGNED) != 0));
+	}
+	return EX_OK;
+}
+
+/* ---- warp-level exchange ---------------------------------------------------- */
+
+static void exec_shfl(Warp *w, const Image *img, const DIns *d, uint32_t act)
+{
+	const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]);
+	const uint32_t *cc = srcp(w, img, d->s[2]);
+	uint32_t out[32], ok = 0;
+	LANES(act, l) {
+		uint32_t bv = b[l] & 31, cv = cc[l] & 31, seg = (cc[l] >> 8) & 31;
+		uint32_t maxl = (l & seg) | (cv & ~seg), minl = l & seg;
+		int32_t j;
+		int p;
+		switch (d->mode) {
+		case MODE_UP: j = (int32_t)l - (int32_t)bv; p = j >= (int32_t)maxl; break;
+		case MODE_DOWN: j = (int32_t)(l + bv); p = j <= (int32_t)maxl; break;
+		case MODE_BFLY: j = (int32_t)(l ^ bv); p = j <= (int32_t)maxl; break;
+		default: j = (int32_t)(minl | (bv & ~seg)); p = j <= (int32_t)maxl; break;
+		}
+		if (!p) j = (int32_t)l;
+		out[l] = a[j & 31];
+		ok |= (uint32_t)p << l;
+	}
+	uint32_t *dp = dstp(w, d->d[0]);
+	LANES(act, l) dp[l] = out[l];
+	if (d->nd > 1 && d->d[1] >= 0) set_pred(w, d->d[1], act, ok);
+}
+
+static void exec_vote(Warp *w, const Image *img, const DIns *d, uint32_t act)
+{
+	uint32_t p = pred(w, d->s[0]);
+	if (d->sneg & 1) p = ~p;
+	p &= act;
+	if (d->mode == MODE_BALLOT) {
+		uint32_t *dp = dstp(w, d->d[0]);
+		LANES(act, l) dp[l] = p;
+		return;
+	}
+	uint32_t r = d->mode == MODE_ALL ? (p == act) : d->mode == MODE_ANY ? (p != 0)
+	           : (p == 0 || p == act);
+	set_pred(w, d->d[0], act, r ? ~0u : 0);
+}
+
+static void exec_match(Warp *w, const Image *img, const DIns *d, uint32_t act)
+{
+	const uint32_t *a = srcp(w, img, d->s[0]);
+	int wide = d->sw[0] > 1;
+	uint32_t res[32];
+	int all = 1;
+	LANES(act, l) {
+		uint32_t m = 0;
+		LANES(act, k) m |= (uint32_t)(rdw(a, k, wide + 1) == rdw(a, l, wide + 1)) << k;
+		res[l] = m;
+		if (m != act) all = 0;
+	}
+	uint32_t *dp = dstp(w, d->d[0]);
+	if (d->mode == MODE_MATCH_ALL) {
+		LANES(act, l) dp[l] = all ? act : 0;
+		if (d->nd > 1 && d->d[1] >= 0) set_pred(w, d->d[1], act, all ? ~0u : 0);
+	} else {
+		LANES(act, l) dp[l] = res[l];
+	}
+}
+
+static void exec_redux(Warp *w, const Image *img, const DIns *d, uint32_t act)
+{
+	const uint32_t *a = srcp(w, img, d->s[0]);
+	int sgn = (d->flags & DF_SIGNED) != 0, first = 1;
+	uint32_t r = 0;
+	LANES(act, l) {
+		uint32_t v = a[l];
+		if (first) { r = v; first = 0; continue; }
+		switch (d->aop) {
+		case AOP_ADD: r += v; break;
+		case AOP_AND: r &= v; break;
+		case AOP_OR: r |= v; break;
+		case AOP_XOR: r ^= v; break;
+		case AOP_MIN: r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
+		case AOP_MAX: r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
+		default: break;
+		}
+	}
+	uint32_t *dp = dstp(w, d->d[0]);
+	LANES(act, l) dp[l] = r;
+}
+
+/* ---- barriers ------------------------------------------------------------------ */
+
+static int exec_bar(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	uint32_t first = (uint32_t)__builtin_ctz(act);
+	uint32_t id = d->ns ? srcp(w, img, d->s[0])[first] & 15 : 0;
+	Barrier *b = &c->bars[id];
+	int nsrc = d->ns - (d->mode == MODE_RED);
+	if (nsrc > 1) {
+		uint32_t cnt = srcp(w, img, d->s[1])[first];
+		b->expected = (int32_t)((cnt + 31) / 32);
+	}
+	if (d->mode == MODE_RED) {
+		uint32_t p = pred(w, d->s[d->ns - 1]);
+		if (d->sneg & (1u << (d->ns - 1))) p = ~p;
+		p &= act;
+		b->red_popc += (uint32_t)__builtin_popcount(p);
+		b->red_and &= p == act;
+		b->red_or |= p != 0;
+	}
+	b->arrived++;
+	if (d->mode == MODE_ARRIVE) return EX_OK;
+	w->state = W_BARRIER;
+	w->bar_id = (uint8_t)id;
+	w->bar_pc = w->stk[w->nstk - 1].pc;
+	w->bar_mask = act;
+	return EX_BARRIER;
+}
+
+void cta_release_barriers(Cta *c)
+{
+	for (int id = 0; id < 16; id++) {
+		Barrier *b = &c->bars[id];
+		int32_t need = b->expected ? b->expected : c->live_warps;
+		if (!b->arrived || b->arrived < need) continue;
+		for (int32_t i = 0; i < c->nwarps; i++) {
+			Warp *w = &c->warps[i];
+			if (w->state != W_BARRIER || w->bar_id != id) continue;
+			w->state = W_READY;
+			const DIns *d = &c->L->img->code[w->bar_pc];
+			if (!d->nd || d->d[0] < 0) continue;
+			if (d->flags & DF_PRED_DST) {
+				uint32_t v = d->aop == AOP_AND ? b->red_and : b->red_or;
+				set_pred(w, d->d[0], w->bar_mask, v ? ~0u : 0);
+			} else {
+				uint32_t *dp = dstp(w, d->d[0]);
+				LANES(w->bar_mask, l) dp[l] = b->red_popc;
+			}
+		}
+		*b = (Barrier){0, 0, 0, 1, 0};
+	}
+}
+
+/* ---- the general ALU path ---------------------------------------------------------- */
+
+static void exec_alu(Warp *w, const Image *img, const DIns *d, uint32_t act)
+{
+	const uint32_t *sp[DINS_MAXS];
+	for (int i = 0; i < d->ns; i++)
+		sp[i] = (d->spred >> i) & 1 ? NULL : srcp(w, img, d->s[i]);
+	uint64_t v[DINS_MAXS];
+	uint32_t res_pred = 0, cc = w->cc;
+	uint32_t *dp = (d->flags & DF_PRED_DST) || d->d[0] < 0 ? NULL : dstp(w, d->d[0]);
+	LANES(act, l) {
+		for (int i = 0; i < d->ns; i++) {
+			if (sp[i]) {
+				v[i] = rdw(sp[i], l, d->sw[i]);
+			} else {
+				v[i] = (pred(w, d->s[i]) >> l) & 1;
+				v[i] ^= (d->sneg >> i) & 1;
+			}
+		}
+		uint32_t c1 = (cc >> l) & 1;
+		uint64_t r = sim_eval(d, v, &c1);
+		if (d->mods & MOD_CC) cc = (cc & ~(1u << l)) | (c1 << l);
+		if (dp) wrw(dp, l, d->dw[0], r);
+		else res_pred |= (uint32_t)(r & 1) << l;
+	}
+	w->cc = cc;
+	if (d->flags & DF_PRED_DST) set_pred(w, d->d[0], act, res_pred);
+}
+
+static void exec_setp(Warp *w, const Image *img, const DIns *d, uint32_t act)
+{
+	const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]);
+	uint32_t t = 0;
+	int wd = d->sw[0];
+	LANES(act, l) t |= (uint32_t)alu_cmp((Cmp)d->cmp, (PtxType)d->type, rdw(a, l, wd),
+	                                     rdw(b, l, wd)) << l;
+	uint32_t p = t, q = ~t;
+	if (d->bop) {
+		uint32_t cpred = pred(w, d->s[2]);
+		if (d->sneg & 4) cpred = ~cpred;
+		switch (d->bop) {
+		case BOP_AND: p &= cpred; q &= cpred; break;
+		case BOP_OR: p |= cpred; q |= cpred; break;
+		default: p ^= cpred; q ^= cpred; break;
+		}
+	}
+	if (d->d[0] >= 0) set_pred(w, d->d[0], act, p);
+	if (d->nd > 1 && d->d[1] >= 0) set_pred(w, d->d[1], act, q);
+}
+
+static void exec_mov(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	if (d->flags & DF_PRED_DST) {           /* mov.pred */
+		uint32_t p = (d->spred & 1) ? pred(w, d->s[0]) : (srcp(w, img, d->s[0])[0] ? ~0u : 0);
+		if (d->sneg & 1) p = ~p;
+		set_pred(w, d->d[0], act, p);
+		return;
+	}
+	if (d->flags & DF_FRAMEADDR) {          /* address of a .local variable */
+		uint32_t *dp = dstp(w, d->d[0]);
+		LANES(act, l) wrw(dp, l, d->dw[0], (uint64_t)d->imm + w->lbase);
+		return;
+	}
+	if (d->nd > 1) {                        /* unpack: mov.b64 {a,b}, x */
+		const uint32_t *sp = srcp(w, img, d->s[0]);
+		int e = d->elt;
+		LANES(act, l) {
+			uint64_t v = rdw(sp, l, d->sw[0]);
+			for (int i = 0; i < d->nd; i++)
+				if (d->d[i] >= 0)
+					wrw(dstp(w, d->d[i]), l, d->dw[i], extend(v >> (8 * e * i), e, 0));
+		}
+		return;
+	}
+	if (d->ns > 1) {                        /* pack: mov.b64 x, {a,b} */
+		uint32_t *dp = dstp(w, d->d[0]);
+		int e = d->elt;
+		LANES(act, l) {
+			uint64_t v = 0;
+			for (int i = d->ns - 1; i >= 0; i--)
+				v = (v << (8 * e)) | extend(rdw(srcp(w, img, d->s[i]), l, d->sw[i]), e, 0);
+			wrw(dp, l, d->dw[0], v);
+		}
+		return;
+	}
+	if (d->spred & 1) {                     /* mov.u32 r, p is not PTX, but selp-like */
+		uint32_t *dp = dstp(w, d->d[0]);
+		uint32_t p = pred(w, d->s[0]);
+		LANES(act, l) wrw(dp, l, d->dw[0], (p >> l) & 1);
+		return;
+	}
+	const uint32_t *sp = srcp(w, img, d->s[0]);
+	uint32_t *dp = dstp(w, d->d[0]);
+	int sz = ptxtype_size((PtxType)d->type);
+	LANES(act, l) wrw(dp, l, d->dw[0], extend(rdw(sp, l, d->sw[0]), sz ? sz : 8, 0));
+}
+
+static void exec_sreg(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	uint32_t *dp = dstp(w, d->d[0]);
+	LANES(act, l) wrw(dp, l, d->dw[0], sreg_value(c, w, l, (int)d->imm, d->aux));
+}
+
+static void exec_cvta(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const uint32_t *sp = srcp(w, c->L->img, d->s[0]);
+	uint32_t *dp = dstp(w, d->d[0]);
+	uint64_t win = 0;
+	switch (d->space) {
+	case SP_SHARED: win = GPU_SHARED_WIN; break;
+	case SP_LOCAL: win = GPU_LOCAL_WIN; break;
+	case SP_CONST: win = GPU_CONST_WIN; break;
+	case SP_PARAM: win = GPU_PARAM_WIN; break;
+	default: break;
+	}
+	LANES(act, l) {
+		uint64_t a = rdw(sp, l, d->sw[0]);
+		if (win && (d->mods & MOD_TO)) a -= win;
+		else if (win) a += win;
+		wrw(dp, l, d->dw[0], d->dw[0] > 1 ? a : (uint32_t)a);
+	}
+}
+
+static void exec_isspacep(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const uint32_t *sp = srcp(w, c->L->img, d->s[0]);
+	uint32_t r = 0;
+	LANES(act, l) {
+		uint64_t a = rdw(sp, l, d->sw[0]);
+		int in;
+		switch (d->space) {
+		case SP_SHARED: in = a - GPU_SHARED_WIN < GPU_WIN_SIZE; break;
+		case SP_LOCAL: in = a - GPU_LOCAL_WIN < GPU_WIN_SIZE; break;
+		case SP_CONST: in = a - GPU_CONST_WIN < GPU_WIN_SIZE; break;
+		case SP_PARAM: in = a - GPU_PARAM_WIN < GPU_WIN_SIZE; break;
+		default: in = a >= GPU_GLOBAL_BASE && a < GPU_GLOBAL_END; break;
+		}
+		r |= (uint32_t)in << l;
+	}
+	set_pred(w, d->d[0], act, r);
+}
+
+/* ---- fast paths ------------------------------------------------------------------- */
+
+static inline uint32_t canon_f32(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return (u & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : u;
+}
+
+static inline float as_f32(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+#define FAST2(expr) do { const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]); \
+	uint32_t *r = dstp(w, d->d[0]); LANES(gm, l) r[l] = (expr); } while (0)
+#define FAST3(expr) do { const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]); \
+	const uint32_t *cc = srcp(w, img, d->s[2]); uint32_t *r = dstp(w, d->d[0]); \
+	LANES(gm, l) r[l] = (expr); } while (0)
+#define FAST64(expr) do { const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]); \
+	uint32_t *r = dstp(w, d->d[0]); LANES(gm, l) wrw(r, l, 2, (expr)); } while (0)
+
+static int exec_fast(Warp *w, const Image *img, const DIns *d, uint32_t gm)
+{
+	switch (d->fast) {
+	case FAST_ADD_I32: FAST2(a[l] + b[l]); break;
+	case FAST_SUB_I32: FAST2(a[l] - b[l]); break;
+	case FAST_MUL_LO32: FAST2(a[l] * b[l]); break;
+	case FAST_MAD_LO32: FAST3(a[l] * b[l] + cc[l]); break;
+	case FAST_AND_B32: FAST2(a[l] & b[l]); break;
+	case FAST_OR_B32: FAST2(a[l] | b[l]); break;
+	case FAST_XOR_B32: FAST2(a[l] ^ b[l]); break;
+	case FAST_SHL_B32: FAST2(b[l] > 31 ? 0 : a[l] << b[l]); break;
+	case FAST_SHR_U32: FAST2(b[l] > 31 ? 0 : a[l] >> b[l]); break;
+	case FAST_SHR_S32: FAST2((uint32_t)((int32_t)a[l] >> (b[l] > 31 ? 31 : b[l]))); break;
+	case FAST_ADD_I64: FAST64(rd64(a, l) + rd64(b, l)); break;
+	case FAST_MUL_WIDE_S32: FAST64((uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l])); break;
+	case FAST_MUL_WIDE_U32: FAST64((uint64_t)a[l] * b[l]); break;
+	case FAST_ADD_F32: FAST2(canon_f32(as_f32(a[l]) + as_f32(b[l]))); break;
+	case FAST_SUB_F32: FAST2(canon_f32(as_f32(a[l]) - as_f32(b[l]))); break;
+	case FAST_MUL_F32: FAST2(canon_f32(as_f32(a[l]) * as_f32(b[l]))); break;
+	case FAST_FMA_F32: FAST3(canon_f32(__builtin_fmaf(as_f32(a[l]), as_f32(b[l]),
+	                                                  as_f32(cc[l])))); break;
+	case FAST_MOV32: {
+		const uint32_t *a = srcp(w, img, d->s[0]);
+		uint32_t *r = dstp(w, d->d[0]);
+		LANES(gm, l) r[l] = a[l];
+		break;
+	}
+	case FAST_MOV64: {
+		const uint32_t *a = srcp(w, img, d->s[0]);
+		uint32_t *r = dstp(w, d->d[0]);
+		LANES(gm, l) { r[l] = a[l]; r[l + 32] = a[l + 32]; }
+		break;
+	}
+	case FAST_SELP32: {
+		const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]);
+		uint32_t p = pred(w, d->s[2]), *r = dstp(w, d->d[0]);
+		if (d->sneg & 4) p = ~p;
+		LANES(gm, l) r[l] = (p >> l) & 1 ? a[l] : b[l];
+		break;
+	}
+	case FAST_CVT_U64_U32: {
+		const uint32_t *a = srcp(w, img, d->s[0]);
+		uint32_t *r = dstp(w, d->d[0]);
+		LANES(gm, l) { r[l] = a[l]; r[l + 32] = 0; }
+		break;
+	}
+	case FAST_CVT_S64_S32: {
+		const uint32_t *a = srcp(w, img, d->s[0]);
+		uint32_t *r = dstp(w, d->d[0]);
+		LANES(gm, l) { r[l] = a[l]; r[l + 32] = (uint32_t)((int32_t)a[l] >> 31); }
+		break;
+	}
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* ---- the step loop ----------------------------------------------------------------- */
+
+static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	uint32_t gm = act;
+	if (d->guard >= 0) {
+		uint32_t p = pred(w, d->guard);
+		gm &= d->guard_neg ? ~p : p;
+	}
+	SimtEntry *t = &w->stk[w->nstk - 1];
+	int r = EX_OK;
+	switch ((Op)d->op) {
+	case OP_BRA:
+		simt_branch(c, w, d, act, gm);
+		return EX_OK;
+	case OP_CALL:
+		if (gm != act) {        /* a guarded call: run it for the guarded lanes */
+			die("guarded call reached the executor (decode rejects it)");
+		}
+		return simt_call(c, w, d, act);
+	case OP_RET: case OP_EXIT:     /* lanes not leaving go on after it */
+		if (!gm) break;
+		t->pc++;
+		if (d->op == OP_EXIT || w->depth == 0) simt_exit(c, w, gm);
+		else simt_ret(c, w, gm);
+		if (w->state != W_DONE) {
+			t = &w->stk[w->nstk - 1];
+			if (t->pc == t->rpc) simt_settle(c, w);
+		}
+		return EX_OK;
+	case OP_TRAP:
+		if (!gm) break;
+		fault(c, w, (uint32_t)__builtin_ctz(gm), d, FAULT_TRAP, "trap instruction executed");
+		return EX_FAULT;
+	case OP_BAR: case OP_BARRIER:
+		if (!gm) break;
+		r = exec_bar(c, w, d, gm);
+		break;
+	case OP_LD: case OP_LDU:
+		if (gm && exec_ld(c, w, d, gm)) return EX_FAULT;
+		break;
+	case OP_ST:
+		if (gm && exec_st(c, w, d, gm)) return EX_FAULT;
+		break;
+	case OP_ATOM: case OP_RED:
+		if (gm && exec_atom(c, w, d, gm)) return EX_FAULT;
+		break;
+	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
+	case OP_SCOPE_BEGIN: case OP_SCOPE_END:
+		break;
+	case OP_SHFL: if (gm) exec_shfl(w, img, d, gm); break;
+	case OP_VOTE: if (gm) exec_vote(w, img, d, gm); break;
+	case OP_MATCH: if (gm) exec_match(w, img, d, gm); break;
+	case OP_REDUX: if (gm) exec_redux(w, img, d, gm); break;
+	case OP_ACTIVEMASK: {
+		uint32_t *dp = dstp(w, d->d[0]);
+		LANES(gm, l) dp[l] = act;
+		break;
+	}
+	case OP_SETP: if (gm) exec_setp(w, img, d, gm); break;
+	case OP_MOV:
+		if (!gm) break;
+		if (d->flags & DF_SREG) exec_sreg(c, w, d, gm);
+		else exec_mov(c, w, d, gm);
+		break;
+	case OP_CVTA: if (gm) exec_cvta(c, w, d, gm); break;
+	case OP_ISSPACEP: if (gm) exec_isspacep(c, w, d, gm); break;
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24:
+	case OP_SAD: case OP_DIV: case OP_REM: case OP_ABS: case OP_NEG: case OP_MIN:
+	case OP_MAX: case OP_FMA: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
+	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN: case OP_TESTP:
+	case OP_ADDC: case OP_SUBC: case OP_MADC: case OP_DP4A: case OP_DP2A: case OP_AND:
+	case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_LOP3: case OP_SHL:
+	case OP_SHR: case OP_SHF: case OP_BFE: case OP_BFI: case OP_BMSK: case OP_BREV:
+	case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_FNS: case OP_PRMT: case OP_SET:
+	case OP_SELP: case OP_SLCT: case OP_CVT:
+		if (gm && !exec_fast(w, img, d, gm)) exec_alu(w, img, d, gm);
+		break;
+	case NOP_:
+		die("bad opcode");
+	}
+	t = &w->stk[w->nstk - 1];
+	if (++t->pc == t->rpc) simt_settle(c, w);
+	return r;
+}
+
+int exec_run(Cta *c, Warp *w, int64_t budget)
+{
+	const DIns *code = c->L->img->code;
+	while (budget-- > 0) {
+		const SimtEntry *t = &w->stk[w->nstk - 1];
+		const DIns *d = &code[t->pc];
+		uint32_t act = t->mask;
+		if (!(d->flags & DF_INTERNAL)) {
+			w->ninsts++;
+			w->nthread += (uint64_t)__builtin_popcount(act);
+		}
+		int r = step(c, w, d, act);
+		if (r != EX_OK) return r;
+		if (w->state == W_DONE) return EX_DONE;
+	}
+	return EX_OK;
+}
+
+void warp_reset(Warp *w, const Cta *c, int32_t widx)
+{
+	const Launch *L = c->L;
+	uint32_t first = (uint32_t)widx * 32;
+	uint32_t n = L->nthreads - first < 32 ? L->nthreads - first : 32;
+	w->nstk = 0;
+	w->valid = n == 32 ? ~0u : (1u << n) - 1;
+	w->exited = ~w->valid;
+	simt_push(w, (SimtEntry){L->img->funcs[0].entry, -1, w->valid, -1, 0, 0, 0, 0, 0});
+	w->rbase = w->pbase = 0;
+	w->lbase = 0;
+	w->depth = 0;
+	w->cc = 0;
+	w->state = W_READY;
+	w->widx = widx;
+	w->ninsts = w->nthread = 0;
+	w->mem_hint = 0;
+	memset(w->preds, 0, (size_t)L->img->max_preds * sizeof *w->preds);
+}

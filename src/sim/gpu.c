@@ -1,0 +1,444 @@
+/*
+ * gpu.c -- the simulated GPU behind gpu.h: device memory, program loading
+ * and placement of module variables, launch validation, and the
+ * functional-mode CTA scheduler.
+ *
+ * Functional mode runs the CTAs of a grid one after another, in launch
+ * order (x fastest), on a virtual SM chosen round-robin (so %smid looks
+ * like a real distribution).  Inside a CTA every ready warp runs until it
+ * waits at a barrier, finishes, or has spent a slice of instructions; when
+ * every live warp waits, the barriers whose counts are met release.  If
+ * none can release, the CTA is deadlocked and the report lists every
+ * warp's state.  This order is deterministic, so results are bit-identical
+ * run to run.  A kernel whose CTAs wait for each other through global
+ * memory (a spin lock across blocks) cannot finish in this mode; the
+ * instruction limit `sim.max_warp_insts` then stops it with a report.
+ */
+#include "sim/gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "ptx/ptx.h"
+#include "sim/prog.h"
+#include "sim/warp.h"
+
+struct Gpu {
+	Config cfg;
+	GMem gm;
+	KernelStats *stats; int32_t nstats, capstats;
+};
+
+Gpu *gpu_new(const Config *cfg)
+{
+	Gpu *g = xcalloc(1, sizeof *g);
+	g->cfg = *cfg;
+	gmem_init(&g->gm, (uint64_t)cfg->gpu_global_bytes);
+	return g;
+}
+
+void gpu_free(Gpu *g)
+{
+	if (!g) return;
+	gmem_fini(&g->gm);
+	free(g->stats);
+	free(g);
+}
+
+const Config *gpu_config(const Gpu *g) { return &g->cfg; }
+
+static int last_fault;
+void gpu_set_fault(int kind) { last_fault = kind; }
+int gpu_last_fault(void) { return last_fault; }
+
+int gpu_mem_alloc(Gpu *g, uint64_t bytes, uint64_t *dptr) { return gmem_alloc(&g->gm, bytes, dptr); }
+int gpu_mem_free(Gpu *g, uint64_t dptr) { return gmem_free(&g->gm, dptr); }
+
+void *gpu_mem_host(Gpu *g, uint64_t dptr, uint64_t bytes)
+{
+	int32_t i = gmem_find(&g->gm, dptr, bytes ? bytes : 1);
+	return i < 0 ? NULL : g->gm.a[i].host + (dptr - g->gm.a[i].base);
+}
+
+const KernelStats *gpu_kernel_stats(const Gpu *g, int *n)
+{
+	*n = g->nstats;
+	return g->stats;
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+static int64_t align_to(int64_t v, int64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+static int64_t var_align(const Sym *s)
+{
+	if (s->align) return s->align;
+	int64_t e = ptxtype_size((PtxType)s->type) * (s->vec ? s->vec : 1);
+	return e ? e : 1;
+}
+
+/* generic address of a placed module symbol, for initializers like {gvar} */
+static uint64_t generic_of(const Program *p, int32_t id)
+{
+	const Sym *s = &p->m->syms[id];
+	uint64_t a = (uint64_t)p->addr[id];
+	switch ((Space)s->space) {
+	case SP_CONST: return GPU_CONST_WIN + a;
+	case SP_SHARED: return GPU_SHARED_WIN + a;
+	default: return a;
+	}
+}
+
+static int place_vars(Gpu *g, Program *p)
+{
+	const Module *m = p->m;
+	int64_t coff = 0, soff = 0;
+	for (int32_t k = 0; k < m->nglobal; k++) {
+		int32_t id = m->globals[k];
+		const Sym *s = &m->syms[id];
+		if (s->kind != SYM_VAR || (s->attr & ATTR_EXTERN && s->space != SP_SHARED)) continue;
+		int64_t size = sym_size(s);
+		switch ((Space)s->space) {
+		case SP_GLOBAL: {
+			uint64_t a;
+			if (gmem_alloc(&g->gm, (uint64_t)(size ? size : 1), &a)) return RF_ERUNTIME;
+			p->gallocs = xrealloc(p->gallocs, (size_t)(p->ngalloc + 1) * sizeof *p->gallocs);
+			p->gallocs[p->ngalloc++] = a;
+			p->addr[id] = (int64_t)a;
+			break;
+		}
+		case SP_CONST:
+			coff = align_to(coff, var_align(s));
+			p->addr[id] = coff;
+			coff += size;
+			break;
+		case SP_SHARED:
+			if (s->count < 0) break;          /* dynamic: placed per kernel */
+			soff = align_to(soff, var_align(s));
+			p->addr[id] = soff;
+			soff += size;
+			break;
+		default:
+			break;
+		}
+	}
+	/* the constant bank is a device allocation, so cuModuleGetGlobal and
+	 * cuMemcpyHtoD reach __constant__ variables like any other */
+	p->cbank_bytes = (uint32_t)coff;
+	if (gmem_alloc(&g->gm, (uint64_t)coff + 1, &p->cbank_dptr)) return RF_ERUNTIME;
+	p->cbank = gpu_mem_host(g, p->cbank_dptr, 1);
+	p->shared_module = (uint32_t)soff;
+	/* initializers, then addresses stored in initializers */
+	for (int32_t k = 0; k < m->nglobal; k++) {
+		int32_t id = m->globals[k];
+		const Sym *s = &m->syms[id];
+		if (s->kind != SYM_VAR || p->addr[id] < 0) continue;
+		uint8_t *dst = s->space == SP_GLOBAL ? gpu_mem_host(g, (uint64_t)p->addr[id], 1)
+		             : s->space == SP_CONST ? p->cbank + p->addr[id] : NULL;
+		if (!dst) continue;
+		if (s->init) memcpy(dst, s->init, (size_t)sym_size(s));
+		for (int32_t i = 0; i < s->init_nsym; i++) {
+			const SymInit *r = &s->isyms[i];
+			if (p->addr[r->sym] < 0) {
+				err_set("%s:%u:%u: initializer of '%s' takes the address of '%s', which "
+				        "rfsim cannot place", m->filename, s->line, s->col,
+				        ir_str(m, s->name), ir_str(m, m->syms[r->sym].name));
+				return RF_EINPUT;
+			}
+			uint64_t v = (r->generic ? generic_of(p, r->sym) : (uint64_t)p->addr[r->sym]) +
+			             (uint64_t)r->addend;
+			memcpy(dst + r->offset, &v, r->size <= 8 ? r->size : 8);
+		}
+	}
+	return RF_OK;
+}
+
+int gpu_load_ptx(Gpu *g, const char *text, size_t len, const char *filename, Program **out)
+{
+	Module *m = ptx_parse(text, len, filename);
+	if (!m) return RF_EINPUT;
+	Program *p = xcalloc(1, sizeof *p);
+	p->m = m;
+	p->src = xstrndup(text, len);
+	p->addr = xmalloc((size_t)(m->nsym + 1) * sizeof *p->addr);
+	for (int32_t i = 0; i < m->nsym; i++) p->addr[i] = -1;
+	int rc = place_vars(g, p);
+	if (rc) goto fail;
+	for (int32_t i = 0; i < m->nfunc; i++)
+		if ((m->funcs[i].attr & ATTR_ENTRY) && m->funcs[i].has_body) p->nkernel++;
+	p->kernels = xmalloc((size_t)(p->nkernel + 1) * sizeof *p->kernels);
+	p->img = xcalloc((size_t)p->nkernel + 1, sizeof *p->img);
+	p->nkernel = 0;
+	for (int32_t i = 0; i < m->nfunc; i++) {
+		if (!(m->funcs[i].attr & ATTR_ENTRY) || !m->funcs[i].has_body) continue;
+		p->kernels[p->nkernel] = i;
+		p->img[p->nkernel] = image_build(p, i);
+		if (!p->img[p->nkernel]) {
+			rc = RF_EINPUT;
+			goto fail;
+		}
+		p->nkernel++;
+	}
+	*out = p;
+	return RF_OK;
+fail:
+	gpu_unload(g, p);
+	return rc;
+}
+
+void gpu_unload(Gpu *g, Program *p)
+{
+	if (!p) return;
+	for (int32_t i = 0; i < p->ngalloc; i++) gmem_free(&g->gm, p->gallocs[i]);
+	for (int32_t i = 0; i < p->nkernel; i++) image_free(p->img[i]);
+	free(p->img);
+	free(p->kernels);
+	free(p->gallocs);
+	if (p->cbank) gmem_free(&g->gm, p->cbank_dptr);
+	free(p->addr);
+	free(p->src);
+	ir_free(p->m);
+	free(p);
+}
+
+int prog_nkernels(const Program *p) { return p->nkernel; }
+
+const char *prog_kernel_name(const Program *p, int k)
+{
+	const Module *m = p->m;
+	return ir_str(m, m->syms[m->funcs[p->kernels[k]].sym].name);
+}
+
+int prog_find_kernel(const Program *p, const char *name)
+{
+	for (int k = 0; k < p->nkernel; k++)
+		if (!strcmp(prog_kernel_name(p, k), name)) return k;
+	return -1;
+}
+
+void prog_kernel_attr(const Program *p, int k, KernelAttr *a)
+{
+	const Image *img = p->img[k];
+	const Func *f = &p->m->funcs[p->kernels[k]];
+	memset(a, 0, sizeof *a);
+	a->regs_per_thread = img->regs_per_thread;
+	a->shared_bytes = img->shared_static;
+	a->local_bytes = (uint32_t)img->max_local;
+	a->const_bytes = p->cbank_bytes;
+	a->param_bytes = img->param_bytes;
+	a->max_threads = 1024;
+	int32_t mt = f->maxntid[0] ? f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
+	                             (f->maxntid[2] ? f->maxntid[2] : 1) : 0;
+	int32_t rt = f->reqntid[0] ? f->reqntid[0] * (f->reqntid[1] ? f->reqntid[1] : 1) *
+	                             (f->reqntid[2] ? f->reqntid[2] : 1) : 0;
+	if (mt && mt < a->max_threads) a->max_threads = mt;
+	if (rt && rt < a->max_threads) a->max_threads = rt;
+	a->nparam = img->nparam;
+	a->params = img->params;
+}
+
+int prog_find_global(const Program *p, const char *name, uint64_t *dptr, uint64_t *bytes)
+{
+	int32_t id = ir_find_sym(p->m, name);
+	if (id < 0 || p->addr[id] < 0) return RF_EINPUT;
+	const Sym *s = &p->m->syms[id];
+	if (s->space != SP_GLOBAL && s->space != SP_CONST) return RF_EINPUT;
+	*dptr = (uint64_t)p->addr[id] + (s->space == SP_CONST ? p->cbank_dptr : 0);
+	*bytes = (uint64_t)sym_size(s);
+	return RF_OK;
+}
+
+/* ---- launch ------------------------------------------------------------------ */
+
+static int check_launch(const Gpu *g, const Program *p, int k, Dim3 grid, Dim3 block,
+                        uint32_t dyn, size_t psize)
+{
+	KernelAttr a;
+	prog_kernel_attr(p, k, &a);
+	const char *name = prog_kernel_name(p, k);
+	uint64_t threads = (uint64_t)block.x * block.y * block.z;
+	int64_t maxt = g->cfg.block_max_threads < a.max_threads ? g->cfg.block_max_threads
+	                                                       : a.max_threads;
+	if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z) {
+		err_set("launch of %s: grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero", name,
+		        grid.x, grid.y, grid.z, block.x, block.y, block.z);
+		return RF_EINPUT;
+	}
+	if (block.x > 1024 || block.y > 1024 || block.z > 64 || (int64_t)threads > maxt) {
+		err_set("launch of %s: block (%u,%u,%u) has %llu threads; at most %lld allowed "
+		        "(x, y <= 1024, z <= 64)", name, block.x, block.y, block.z,
+		        (unsigned long long)threads, (long long)maxt);
+		return RF_EINPUT;
+	}
+	if (grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535) {
+		err_set("launch of %s: grid (%u,%u,%u) exceeds (2^31-1, 65535, 65535)", name,
+		        grid.x, grid.y, grid.z);
+		return RF_EINPUT;
+	}
+	uint64_t shm = (uint64_t)a.shared_bytes + dyn;
+	if (shm > (uint64_t)g->cfg.block_max_shared_bytes) {
+		err_set("launch of %s: %u bytes of static + %u of dynamic shared memory exceed the "
+		        "%lld per block (config key block.max_shared_bytes)", name, a.shared_bytes,
+		        dyn, (long long)g->cfg.block_max_shared_bytes);
+		return RF_EINPUT;
+	}
+	if (psize < a.param_bytes) {
+		err_set("launch of %s: %zu bytes of parameters given, the kernel takes %u", name,
+		        psize, a.param_bytes);
+		return RF_EINPUT;
+	}
+	return RF_OK;
+}
+
+typedef struct CtaBuf {      /* warp buffers reused by every CTA of a launch */
+	Warp *warps;
+	int32_t nwarps;
+	uint8_t *shared;
+} CtaBuf;
+
+static void ctabuf_init(CtaBuf *b, const Image *img, int32_t nwarps, uint32_t shared)
+{
+	b->nwarps = nwarps;
+	b->warps = xcalloc((size_t)nwarps, sizeof *b->warps);
+	for (int32_t i = 0; i < nwarps; i++) {
+		Warp *w = &b->warps[i];
+		w->regs = xcalloc((size_t)(img->max_slots + 1) * 32, sizeof *w->regs);
+		w->preds = xcalloc((size_t)img->max_preds + 1, sizeof *w->preds);
+		w->local_bytes = (uint32_t)img->max_local;
+		w->local = xcalloc((size_t)w->local_bytes * 32 + 1, 1);
+	}
+	b->shared = xcalloc((size_t)shared + 1, 1);
+}
+
+static void ctabuf_free(CtaBuf *b)
+{
+	for (int32_t i = 0; i < b->nwarps; i++) {
+		free(b->warps[i].regs);
+		free(b->warps[i].preds);
+		free(b->warps[i].local);
+		free(b->warps[i].stk);
+	}
+	free(b->warps);
+	free(b->shared);
+}
+
+static void deadlock_report(const Cta *c)
+{
+	const Launch *L = c->L;
+	gpu_set_fault(FAULT_DEADLOCK);
+	err_set("kernel deadlock: in kernel %s, block (%u,%u,%u) no warp can proceed", L->kname,
+	        c->id.x, c->id.y, c->id.z);
+	for (int32_t i = 0; i < c->nwarps; i++) {
+		const Warp *w = &c->warps[i];
+		if (w->state == W_DONE) {
+			err_append("\n  warp %d: exited", i);
+			continue;
+		}
+		const Barrier *b = &c->bars[w->bar_id];
+		err_append("\n  warp %d: waiting at barrier %u (%s:%u), %d of %d warps arrived, "
+		           "active lanes 0x%08x", i, w->bar_id, L->file, L->img->code[w->bar_pc].line,
+		           b->arrived, b->expected ? b->expected : c->live_warps,
+		           w->stk[w->nstk - 1].mask);
+	}
+}
+
+/* run one CTA to completion; RF_OK or RF_ERUNTIME */
+static int run_cta(Cta *c, int64_t *budget)
+{
+	enum { SLICE = 1 << 16 };
+	for (;;) {
+		int ran = 0;
+		for (int32_t i = 0; i < c->nwarps; i++) {
+			Warp *w = &c->warps[i];
+			if (w->state != W_READY) continue;
+			uint64_t before = w->ninsts;
+			int r = exec_run(c, w, SLICE);
+			*budget -= (int64_t)(w->ninsts - before);
+			if (r == EX_FAULT) return RF_ERUNTIME;
+			ran = 1;
+			if (*budget <= 0) {
+				gpu_set_fault(FAULT_LIMIT);
+				err_set("kernel %s stopped after the instruction limit (config key "
+				        "sim.max_warp_insts = %lld): a runaway loop, or blocks waiting "
+				        "for each other, which functional mode runs one at a time",
+				        c->L->kname, (long long)c->L->max_insts);
+				return RF_ERUNTIME;
+			}
+		}
+		if (!c->live_warps) return RF_OK;
+		if (ran) continue;
+		cta_release_barriers(c);
+		int ready = 0;
+		for (int32_t i = 0; i < c->nwarps; i++) ready |= c->warps[i].state == W_READY;
+		if (!ready) {
+			deadlock_report(c);
+			return RF_ERUNTIME;
+		}
+	}
+}
+
+int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
+               const void *params, size_t psize)
+{
+	if (k < 0 || k >= p->nkernel) {
+		err_set("no kernel %d in this program", k);
+		return RF_EINPUT;
+	}
+	int rc = check_launch(g, p, k, grid, block, dyn, psize);
+	if (rc) return rc;
+	const Image *img = p->img[k];
+	Launch L = {0};
+	L.img = img;
+	L.kname = prog_kernel_name(p, k);
+	L.file = p->m->filename;
+	L.src = p->src;
+	L.grid = grid, L.block = block;
+	L.nthreads = block.x * block.y * block.z;
+	L.dyn_shmem = dyn;
+	L.params = params;
+	L.param_bytes = img->param_bytes;
+	L.gm = &g->gm;
+	L.cbank = p->cbank;
+	L.cbank_bytes = p->cbank_bytes;
+	L.nsm = (int32_t)g->cfg.sm_count;
+	L.clock_ghz = (double)g->cfg.gpu_clock_mhz / 1000.0;
+	L.max_insts = g->cfg.sim_max_warp_insts > 0 ? g->cfg.sim_max_warp_insts : INT64_MAX;
+	int64_t budget = L.max_insts;
+	int32_t nwarps = (int32_t)((L.nthreads + 31) / 32);
+	uint32_t shared = img->dyn_base + dyn;
+	CtaBuf buf;
+	ctabuf_init(&buf, img, nwarps, shared);
+	KernelStats ks = {0};
+	snprintf(ks.name, sizeof ks.name, "%s", L.kname);
+	ks.grid = grid, ks.block = block, ks.dyn_shmem = dyn;
+	ks.regs_per_thread = img->regs_per_thread;
+	double t0 = now_sec();
+	uint64_t ncta = (uint64_t)grid.x * grid.y * grid.z;
+	for (uint64_t id = 0; id < ncta && rc == RF_OK; id++) {
+		Cta c = {0};
+		c.L = &L;
+		c.id = (Dim3){(uint32_t)(id % grid.x), (uint32_t)(id / grid.x % grid.y),
+		              (uint32_t)(id / ((uint64_t)grid.x * grid.y))};
+		c.nwarps = nwarps;
+		c.warps = buf.warps;
+		c.shared = buf.shared;
+		c.shared_bytes = shared;
+		c.live_warps = nwarps;
+		c.smid = (int32_t)(id % (uint64_t)L.nsm);
+		for (int b = 0; b < 16; b++) c.bars[b].red_and = 1;
+		memset(c.shared, 0, shared);
+		for (int32_t i = 0; i < nwarps; i++) warp_reset(&c.warps[i], &c, i);
+		rc = run_cta(&c, &budget);
+		for (int32_t i = 0; i < nwarps; i++) {
+			ks.warp_insts += c.warps[i].ninsts;
+			ks.thread_insts += c.warps[i].nthread;
+		}
+	}
+	ks.sim_seconds = now_sec() - t0;
+	ctabuf_free(&buf);
+	VEC_RESERVE(g->stats, g->capstats, (size_t)g->nstats + 1);
+	g->stats[g->nstats++] = ks;
+	return rc;
+}

@@ -1,0 +1,98 @@
+/*
+ * gpu.h -- the simulated GPU as the host side sees it: device memory,
+ * loaded programs, kernel launches, and per-kernel statistics.
+ *
+ * The driver-API layer (src/api/driver.c) is a thin skin over this; the
+ * CLI's `run FILE.ptx` uses it directly.  Every function returns RF_OK, or
+ * RF_EINPUT / RF_ERUNTIME with the reason in err_msg() (base.h).
+ *
+ * Address spaces.  Device (global) memory lives at addresses from
+ * GPU_GLOBAL_BASE up; the generic address space also has a window for
+ * shared memory, one for local memory and one for constant memory, as on
+ * NVIDIA hardware, so cvta and generic ld/st work.  Every global access is
+ * checked against the live allocations: a kernel that touches memory it
+ * does not own stops with a compute-sanitizer-like report.
+ */
+#ifndef RFSIM_SIM_GPU_H
+#define RFSIM_SIM_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/config.h"
+
+#define GPU_GLOBAL_BASE  0x0000000100000000ull   /* first device allocation */
+#define GPU_GLOBAL_END   0x0000100000000000ull
+#define GPU_CONST_WIN    0x0000200000000000ull   /* generic window of .const */
+#define GPU_LOCAL_WIN    0x0000300000000000ull   /* generic window of .local */
+#define GPU_SHARED_WIN   0x0000400000000000ull   /* generic window of .shared */
+#define GPU_PARAM_WIN    0x0000500000000000ull   /* generic window of kernel .param */
+#define GPU_WIN_SIZE     0x0000010000000000ull   /* each window's size */
+
+typedef struct Dim3 { uint32_t x, y, z; } Dim3;
+
+typedef struct KernelStats {
+	char name[256];          /* kernel's PTX name */
+	Dim3 grid, block;
+	uint32_t dyn_shmem;      /* dynamic shared memory bytes */
+	int regs_per_thread;     /* registers the kernel runs with */
+	uint64_t warp_insts;     /* warp instructions issued */
+	uint64_t thread_insts;   /* thread instructions (active lanes summed) */
+	double sim_seconds;      /* host time spent simulating it */
+} KernelStats;
+
+typedef struct ParamInfo {
+	uint32_t offset;         /* byte offset in the kernel's parameter buffer */
+	uint32_t size;           /* bytes */
+	uint32_t align;
+} ParamInfo;
+
+typedef struct KernelAttr {
+	int regs_per_thread;
+	uint32_t shared_bytes;   /* static shared memory */
+	uint32_t local_bytes;    /* per-thread local memory (frame of the kernel) */
+	uint32_t const_bytes;    /* module constant memory */
+	uint32_t param_bytes;    /* kernel parameter buffer size */
+	int max_threads;         /* per block: min(1024, .maxntid product) */
+	int nparam;
+	const ParamInfo *params;
+} KernelAttr;
+
+typedef struct Gpu Gpu;
+typedef struct Program Program;
+
+Gpu *gpu_new(const Config *cfg);
+void gpu_free(Gpu *g);
+const Config *gpu_config(const Gpu *g);
+
+/* device memory */
+int gpu_mem_alloc(Gpu *g, uint64_t bytes, uint64_t *dptr);
+int gpu_mem_free(Gpu *g, uint64_t dptr);              /* dptr must be an allocation's base */
+/* host pointer to [dptr, dptr+bytes) if it lies inside one allocation, else NULL */
+void *gpu_mem_host(Gpu *g, uint64_t dptr, uint64_t bytes);
+
+/* programs: parse, check every instruction is implemented, place variables */
+int gpu_load_ptx(Gpu *g, const char *text, size_t len, const char *filename,
+                 Program **out);
+void gpu_unload(Gpu *g, Program *p);
+int prog_find_kernel(const Program *p, const char *name);        /* -> index, -1 */
+const char *prog_kernel_name(const Program *p, int k);
+int prog_nkernels(const Program *p);
+void prog_kernel_attr(const Program *p, int k, KernelAttr *out);
+/* address and size of a module-scope .global/.const variable */
+int prog_find_global(const Program *p, const char *name, uint64_t *dptr, uint64_t *bytes);
+
+/* run one kernel to completion (synchronously).  params is the kernel's
+ * parameter buffer laid out as KernelAttr.params says. */
+int gpu_launch(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t dyn_shmem,
+               const void *params, size_t params_size);
+
+/* what stopped the last kernel that returned RF_ERUNTIME */
+enum { FAULT_NONE, FAULT_ADDRESS, FAULT_MISALIGNED, FAULT_TRAP, FAULT_STACK,
+       FAULT_DEADLOCK, FAULT_LIMIT };
+int gpu_last_fault(void);
+
+/* statistics of every kernel launched so far, in launch order */
+const KernelStats *gpu_kernel_stats(const Gpu *g, int *n);
+
+#endif

@@ -1,0 +1,83 @@
+/* mem.c -- device memory allocations; see mem.h for the design. */
+#include "sim/mem.h"
+
+#include <stdlib.h>
+
+#include "base/base.h"
+#include "sim/gpu.h"
+
+enum { ALIGN = 256, GAP = 64 * 1024 };
+
+void gmem_init(GMem *g, uint64_t capacity)
+{
+	*g = (GMem){0};
+	g->next = GPU_GLOBAL_BASE;
+	g->capacity = capacity;
+	/* one dummy entry so that a hint of 0 is always a valid index */
+	g->cap = 16;
+	g->a = xcalloc(g->cap, sizeof *g->a);
+	g->n = 0;
+}
+
+void gmem_fini(GMem *g)
+{
+	for (int32_t i = 0; i < g->n; i++) free(g->a[i].host);
+	free(g->a);
+	*g = (GMem){0};
+}
+
+int gmem_alloc(GMem *g, uint64_t bytes, uint64_t *dptr)
+{
+	if (bytes == 0) bytes = 1;
+	if (bytes > g->capacity - g->used) {
+		err_set("out of device memory: %llu bytes requested, %llu of %llu in use "
+		        "(config key gpu.global_bytes)", (unsigned long long)bytes,
+		        (unsigned long long)g->used, (unsigned long long)g->capacity);
+		return RF_ERUNTIME;
+	}
+	uint64_t size = (bytes + ALIGN - 1) & ~(uint64_t)(ALIGN - 1);
+	if (g->next + size + GAP > GPU_GLOBAL_END) {
+		err_set("device address space exhausted");
+		return RF_ERUNTIME;
+	}
+	uint8_t *host = calloc(1, size);
+	if (!host) {
+		err_set("out of host memory allocating %llu bytes of device memory",
+		        (unsigned long long)size);
+		return RF_ERUNTIME;
+	}
+	VEC_RESERVE(g->a, g->cap, (size_t)g->n + 1);
+	g->a[g->n++] = (Alloc){g->next, bytes, host, 1};
+	*dptr = g->next;
+	g->next += size + GAP;
+	g->used += bytes;
+	return RF_OK;
+}
+
+int32_t gmem_find(const GMem *g, uint64_t addr, uint64_t n)
+{
+	int32_t lo = 0, hi = g->n - 1;
+	while (lo <= hi) {
+		int32_t mid = (lo + hi) / 2;
+		const Alloc *a = &g->a[mid];
+		if (addr < a->base) hi = mid - 1;
+		else if (addr - a->base >= a->size) lo = mid + 1;
+		else return (a->live && n <= a->size - (addr - a->base)) ? mid : -1;
+	}
+	return -1;
+}
+
+int gmem_free(GMem *g, uint64_t dptr)
+{
+	int32_t i = gmem_find(g, dptr, 1);
+	if (i < 0 || g->a[i].base != dptr) {
+		err_set("invalid device pointer 0x%llx: not the start of a live allocation",
+		        (unsigned long long)dptr);
+		return RF_EINPUT;
+	}
+	g->a[i].live = 0;
+	g->used -= g->a[i].size;
+	free(g->a[i].host);
+	g->a[i].host = NULL;
+	return RF_OK;
+}

@@ -1,0 +1,52 @@
+/*
+ * mem.h -- simulated device (global) memory: allocations and checked access.
+ *
+ * Every cuMemAlloc and every module-scope .global variable is one
+ * allocation with host backing store.  Device addresses are handed out
+ * from GPU_GLOBAL_BASE upward, each allocation aligned to 256 bytes (as
+ * cudaMalloc guarantees) and followed by a 64 KiB unmapped gap, so that a
+ * kernel running a little past the end of a buffer touches no allocation
+ * and is reported instead of silently corrupting its neighbour.  Freed
+ * address ranges are never reused, so a use-after-free is reported too.
+ *
+ * Lookup is a binary search over allocations sorted by address (they are
+ * created in address order, so the array stays sorted) behind a one-entry
+ * cache per caller, which hits for almost every access of a kernel.
+ */
+#ifndef RFSIM_SIM_MEM_H
+#define RFSIM_SIM_MEM_H
+
+#include <stdint.h>
+
+typedef struct Alloc {
+	uint64_t base, size;     /* device address range [base, base+size) */
+	uint8_t *host;           /* backing store */
+	int live;                /* 0 once freed */
+} Alloc;
+
+typedef struct GMem {
+	Alloc *a; int32_t n, cap;
+	uint64_t next;           /* next free device address */
+	uint64_t used, capacity; /* bytes live / allowed */
+} GMem;
+
+void gmem_init(GMem *g, uint64_t capacity);
+void gmem_fini(GMem *g);
+int gmem_alloc(GMem *g, uint64_t bytes, uint64_t *dptr);  /* RF_ERUNTIME when full */
+int gmem_free(GMem *g, uint64_t dptr);                      /* RF_EINPUT if not a base */
+/* index of the live allocation containing [addr, addr+n), or -1 */
+int32_t gmem_find(const GMem *g, uint64_t addr, uint64_t n);
+
+/* host pointer of [addr, addr+n) or NULL; *hint caches the last allocation */
+static inline uint8_t *gmem_ptr(const GMem *g, uint64_t addr, uint64_t n, int32_t *hint)
+{
+	const Alloc *a = &g->a[*hint];
+	if (*hint < g->n && addr - a->base < a->size && n <= a->size - (addr - a->base) && a->live)
+		return a->host + (addr - a->base);
+	int32_t i = gmem_find(g, addr, n);
+	if (i < 0) return 0;
+	*hint = i;
+	return g->a[i].host + (addr - g->a[i].base);
+}
+
+#endif

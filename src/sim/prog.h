@@ -1,0 +1,33 @@
+/*
+ * prog.h -- a loaded PTX module on the simulated GPU (gpu.h's Program).
+ *
+ * Loading parses the PTX, places module-scope variables (.global ones in
+ * device memory, .const ones in the constant bank, .shared ones at the
+ * bottom of every CTA's shared memory) and decodes every kernel into an
+ * Image (decode.h), so that every error a program can have before it runs
+ * is reported at load time.
+ */
+#ifndef RFSIM_SIM_PROG_H
+#define RFSIM_SIM_PROG_H
+
+#include "ptx/ir.h"
+#include "sim/decode.h"
+#include "sim/gpu.h"
+
+struct Program {
+	Module *m;
+	char *src;               /* PTX text, quoted in fault reports */
+	int64_t *addr;           /* per module-scope Sym: address in its space, -1 unplaced */
+	uint64_t *gallocs;       /* device allocations owned by the program */
+	int32_t ngalloc;
+	uint8_t *cbank;          /* constant bank (host view of the allocation below) */
+	uint64_t cbank_dptr;     /* the constant bank's device allocation */
+	uint32_t cbank_bytes;
+	uint32_t shared_module;  /* bytes of module-scope .shared variables */
+	int32_t *kernels;        /* Module.funcs index of each kernel */
+	int32_t nkernel;
+	Image **img;             /* per kernel */
+	ParamInfo **params;      /* per kernel */
+};
+
+#endif

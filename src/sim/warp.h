@@ -1,0 +1,118 @@
+/*
+ * warp.h -- the state the functional core keeps per warp and per CTA, and
+ * the launch context they share.
+ *
+ * SIMT stack.  Divergence is handled with the classic post-dominator
+ * reconvergence stack (Fung et al., MICRO 2007; GPGPU-Sim): each entry is
+ * a (pc, reconvergence pc, lane mask) triple; a divergent branch turns the
+ * top entry into the reconvergence entry and pushes one entry per path;
+ * an entry is popped when its pc reaches its reconvergence pc or its mask
+ * empties.  The reconvergence pc is the first instruction of the branch's
+ * immediate post-dominator (src/analysis/cfg.c); -1 means the paths only
+ * meet at exit.  A call pushes a call entry, which remembers the caller's
+ * frame and the lanes that made the call; `ret` removes lanes down to the
+ * nearest call entry, and popping the call entry copies return values
+ * back and restores the caller's frame.  `exit` removes lanes everywhere.
+ *
+ * Barriers are counted at warp granularity (pre-Volta semantics, which
+ * the papers' machines have): a warp arriving at bar.sync waits until the
+ * barrier's expected number of warps -- every warp of the CTA that has not
+ * exited, or the thread count operand / 32 -- has arrived.
+ */
+#ifndef RFSIM_SIM_WARP_H
+#define RFSIM_SIM_WARP_H
+
+#include <stdint.h>
+
+#include "sim/decode.h"
+#include "sim/gpu.h"
+#include "sim/mem.h"
+
+typedef struct SimtEntry {
+	int32_t pc;              /* next instruction of this path */
+	int32_t rpc;             /* reconvergence pc, -1 = none (exit) */
+	uint32_t mask;           /* lanes on this path */
+	int32_t call;            /* call entry: Image.calls index of the call site; -1 otherwise */
+	uint32_t cmask;          /* call entry: lanes that made the call */
+	int32_t rbase, pbase;    /* call entry: caller's frame bases (slots, predicates) */
+	uint32_t lbase;          /* call entry: caller's local frame base (bytes) */
+	int32_t func;            /* Image.funcs index of the function this path runs in */
+} SimtEntry;
+
+enum { W_READY, W_BARRIER, W_DONE };
+
+typedef struct Warp {
+	SimtEntry *stk;          /* SIMT stack, stk[nstk-1] is the top */
+	int32_t nstk, capstk;
+	uint32_t *regs;          /* register slots of all frames: [slot][32] */
+	uint32_t *preds;         /* predicate masks of all frames */
+	uint8_t *local;          /* local memory: lane l at local + l * local_bytes */
+	uint32_t local_bytes;
+	int32_t rbase, pbase;    /* current frame's first slot / predicate */
+	uint32_t lbase;          /* current frame's local base (bytes) */
+	int32_t depth;           /* call depth */
+	uint32_t valid;          /* lanes that exist (a CTA's last warp may be partial) */
+	uint32_t exited;         /* lanes that have executed exit */
+	uint32_t cc;             /* carry flag, one bit per lane */
+	uint8_t state;           /* W_* */
+	uint8_t bar_id;          /* barrier waited on */
+	int32_t bar_pc;          /* pc of the barrier instruction waited at */
+	uint32_t bar_mask;       /* lanes that arrived (for bar.red results) */
+	int32_t widx;            /* warp index in its CTA */
+	uint64_t ninsts;         /* warp instructions executed */
+	uint64_t nthread;        /* thread instructions executed */
+	int32_t mem_hint;        /* last global allocation touched */
+} Warp;
+
+typedef struct Barrier {
+	int32_t arrived;         /* warps arrived */
+	int32_t expected;        /* warps needed (0: all live warps) */
+	uint32_t red_popc;       /* bar.red accumulators */
+	uint8_t red_and, red_or;
+} Barrier;
+
+typedef struct Launch Launch;
+
+typedef struct Cta {
+	const Launch *L;
+	Dim3 id;                 /* %ctaid */
+	int32_t nwarps;
+	Warp *warps;
+	uint8_t *shared;         /* shared memory of the CTA */
+	uint32_t shared_bytes;
+	int32_t live_warps;      /* warps not done */
+	Barrier bars[16];
+	int32_t smid;
+} Cta;
+
+struct Launch {
+	const Image *img;
+	const char *kname;       /* kernel name, for reports */
+	const char *file;        /* PTX file name, for reports */
+	const char *src;         /* PTX text (quoted in reports), may be NULL */
+	Dim3 grid, block;
+	uint32_t nthreads;       /* threads per CTA */
+	uint32_t dyn_shmem;
+	const uint8_t *params;   /* kernel parameter buffer */
+	uint32_t param_bytes;
+	GMem *gm;
+	uint8_t *cbank;          /* constant bank */
+	uint32_t cbank_bytes;
+	int32_t nsm;
+	double clock_ghz;
+	int64_t max_insts;       /* sim.max_warp_insts, or INT64_MAX */
+};
+
+enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT };
+
+void gpu_set_fault(int kind);       /* FAULT_*, read back by gpu_last_fault() */
+
+/* prepare warp w (index widx) of CTA c for a fresh run; buffers must be sized */
+void warp_reset(Warp *w, const Cta *c, int32_t widx);
+/* run warp w until it waits at a barrier, finishes, faults, or has issued
+ * `budget` instructions; returns EX_* */
+int exec_run(Cta *c, Warp *w, int64_t budget);
+/* a barrier whose expected count is met: release its waiting warps */
+void cta_release_barriers(Cta *c);
+
+#endif
