@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wl_util.h"
@@ -140,6 +141,35 @@ int wl_check_f32(const char *what, const float *got, const double *want,
 	return 1;
 }
 
+int wl_check_f64(const char *what, const double *got, const double *want,
+                 const double *mag, size_t n, size_t cols, double atol, double rtol,
+                 char *msg, size_t msgn)
+{
+	size_t bad = 0, first = 0;
+	double first_tol = 0;
+	char where[48];
+
+	for (size_t i = 0; i < n; i++) {
+		double tol = atol + rtol * (mag ? mag[i] : fabs(want[i]));
+		if (fabs(got[i] - want[i]) <= tol)  /* false for NaN */
+			continue;
+		if (!bad++) {
+			first = i;
+			first_tol = tol;
+		}
+	}
+	if (!bad)
+		return 0;
+	if (cols)
+		snprintf(where, sizeof where, "[%zu][%zu]", first / cols, first % cols);
+	else
+		snprintf(where, sizeof where, "[%zu]", first);
+	snprintf(msg, msgn, "%s%s: got %.17g, expected %.17g (tolerance %.3g); "
+	         "%zu of %zu elements differ", what, where, got[first], want[first],
+	         first_tol, bad, n);
+	return 1;
+}
+
 int wl_check_u32(const char *what, const uint32_t *got, const uint32_t *want,
                  size_t n, char *msg, size_t msgn)
 {
@@ -169,4 +199,51 @@ int wl_check_i32(const char *what, const int32_t *got, const int32_t *want,
 	snprintf(msg, msgn, "%s[%zu]: got %d, expected %d; %zu of %zu elements differ",
 	         what, first, (int)got[first], (int)want[first], bad, n);
 	return 1;
+}
+
+int wl_check_lu(const char *what, const float *a, const float *lu, int n, int cols,
+                double rtol, char *msg, size_t msgn)
+{
+	double *acc = malloc((size_t)cols * sizeof(double));
+	double *mag = malloc((size_t)cols * sizeof(double));
+	size_t bad = 0;
+	int rc = 0;
+
+	if (!acc || !mag) {
+		rc = wl_oom(msg, msgn);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		const float *li = &lu[(size_t)i * cols];
+		for (int j = 0; j < cols; j++)
+			acc[j] = mag[j] = 0;
+		for (int k = 0; k <= i; k++) {  /* row i of L*U = sum_k L[i][k] * U[k][k..] */
+			const float *uk = &lu[(size_t)k * cols];
+			double l = k < i ? li[k] : 1.0;
+			for (int j = k; j < cols; j++) {
+				double t = l * uk[j];
+				acc[j] += t;
+				mag[j] += fabs(t);
+			}
+		}
+		for (int j = 0; j < cols; j++) {
+			double r = (double)a[(size_t)i * cols + j] - acc[j], tol = rtol * mag[j];
+			if (fabs(r) <= tol)  /* false for NaN */
+				continue;
+			if (!bad++)
+				snprintf(msg, msgn, "%s[%d][%d]: residual of A - L*U is %.3g, tolerance "
+				         "%.3g (L*U = %.9g, A = %.9g)", what, i, j, r, tol, acc[j],
+				         (double)a[(size_t)i * cols + j]);
+		}
+	}
+	if (bad) {
+		size_t l = strlen(msg);
+		snprintf(msg + l, msgn - l, "; %zu of %zu elements differ", bad,
+		         (size_t)n * cols);
+		rc = 1;
+	}
+out:
+	free(acc);
+	free(mag);
+	return rc;
 }

@@ -31,6 +31,8 @@
 
 /* unit roundoff of IEEE binary32 (round to nearest): 2^-24 */
 #define WL_ULP_F32 (1.0 / 16777216.0)
+/* unit roundoff of IEEE binary64: 2^-53 */
+#define WL_ULP_F64 (1.0 / 9007199254740992.0)
 
 typedef struct WlRng {
 	uint64_t s;  /* splitmix64 state */
@@ -85,10 +87,27 @@ void wl_free(CUdeviceptr *d);
 int wl_check_f32(const char *what, const float *got, const double *want,
                  const double *mag, size_t n, size_t cols, double atol, double rtol,
                  char *msg, size_t msgn);
+/* the same for double results; the reference must then be exact to well
+ * below the tolerance (a long double or compensated sum where it matters) */
+int wl_check_f64(const char *what, const double *got, const double *want,
+                 const double *mag, size_t n, size_t cols, double atol, double rtol,
+                 char *msg, size_t msgn);
 /* exact comparisons; 0, or 1 with the first difference and the count in msg */
 int wl_check_u32(const char *what, const uint32_t *got, const uint32_t *want,
                  size_t n, char *msg, size_t msgn);
 int wl_check_i32(const char *what, const int32_t *got, const int32_t *want,
                  size_t n, char *msg, size_t msgn);
+
+/* LU factors (no pivoting) against the matrix they factor.  a and lu are n
+ * rows of `cols` >= n floats; lu holds U on and above the diagonal and L's
+ * multipliers below it (L's diagonal is 1); columns past n are right-hand
+ * sides, carried along as columns of U.  The residual A - L*U, in double,
+ * must satisfy |r_ij| <= rtol * (|L||U|)_ij: Higham's backward error bound
+ * for LU (Accuracy and Stability of Numerical Algorithms, 2nd ed., Theorem
+ * 9.3), which holds with rtol = gamma_n = n*u/(1 - n*u) whatever the order
+ * of each inner product.  0, 1 with the first failure and the count in msg,
+ * or 2 if host memory runs out */
+int wl_check_lu(const char *what, const float *a, const float *lu, int n, int cols,
+                double rtol, char *msg, size_t msgn);
 
 #endif /* RFSIM_WL_UTIL_H */

@@ -32,7 +32,8 @@
  * Liveness is per thread.  The warp-level view RegMutex needs (a value
  * live into one side of a divergent branch stays live across the other
  * side, up to the reconvergence point; regmutex.md section III) is built on
- * top of this by that pass, using Cfg.ipdom.
+ * top of this by live_div.c, using Cfg.ipdom; its essay says which
+ * consumer uses which.
  *
  * Not modelled: the carry flag of add.cc/addc (no register id), special
  * registers (read-only, not allocated).

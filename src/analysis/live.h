@@ -39,9 +39,15 @@ typedef struct Live {
 	                            and before an unguarded write, within the block;
 	                            | LIVE_MORE if it is still live at the block's end */
 	int32_t maxlive;         /* most registers live before any one instruction */
+	int8_t warp;             /* 1: divergence-aware (live_compute_div), 0: per thread */
 } Live;
 
+/* per-thread liveness (live.c): what register allocation uses */
 Live *live_compute(const Cfg *c);
+/* warp-level, divergence-aware liveness (live_div.c, RegMutex section III-A1):
+   per-thread sets widened over divergent regions up to the reconvergence
+   point; same fields, warp = 1 */
+Live *live_compute_div(const Cfg *c);
 void live_free(Live *l);
 /* the registers an instruction reads / writes into reg[0 .. max), canonical
    order; returns how many there are (which may exceed max) */

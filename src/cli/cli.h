@@ -95,6 +95,7 @@ int cmd_compare(const Opts *o);
 void list_workloads(FILE *f);
 int cmd_run_ptx(const Opts *o);                      /* run_ptx.c */
 int cmd_config(const Opts *o);                       /* main.c */
+int cmd_analyze(int argc, char **argv);              /* analyze.c */
 
 /* kernel arguments of `run FILE.ptx` (kargs.c) */
 typedef struct KArg {

@@ -26,6 +26,8 @@ static void help_main(FILE *f)
 	      "                                    run one kernel of a PTX file\n"
 	      "  rfsim compare [WORKLOAD]... [options]\n"
 	      "                                    run the suite (or those), one row each\n"
+	      "  rfsim analyze FILE.ptx|WORKLOAD [options]\n"
+	      "                                    registers, spills, occupancy per kernel\n"
 	      "  rfsim config [-c NAME|FILE] [-s KEY=VALUE]...\n"
 	      "                                    print the effective config as JSON\n"
 	      "  rfsim config --help               every config key: default, range, meaning\n"
@@ -144,6 +146,7 @@ static int dispatch_opts(const char *cmd, const Opts *o)
 static int dispatch(const char *cmd, int argc, char **argv)
 {
 	if (!strcmp(cmd, "list")) return cmd_list(argc, argv);
+	if (!strcmp(cmd, "analyze")) return cmd_analyze(argc, argv);
 	int known = !strcmp(cmd, "run") || !strcmp(cmd, "compare") || !strcmp(cmd, "config");
 	if (!known) return usage_error("unknown command '%s'", cmd);
 	Opts o;

@@ -28,7 +28,8 @@ const OpInfo op_info[NOP_] = {
 #undef X
 };
 
-/* mnemonic -> Op through a small hash built on first use */
+/* mnemonic -> Op through a small hash built on first use (not thread-safe:
+ * rfsim parses on one thread) */
 enum { OPHASH = 256 };
 static int16_t ophash[OPHASH];   /* Op + 1, 0 = empty */
 

@@ -1,18 +1,20 @@
 /*
  * ir.h -- rfsim's in-memory form of a PTX module.
  *
- * The parser (parse.c) builds it, the printer (print.c) writes it back as
+ * The parser (parse*.c) builds it, the printer (print.c) writes it back as
  * PTX such that parse(print(m)) == m, the analyses (src/analysis) annotate
  * and transform it, and the functional core (src/sim/decode.c) lowers each
  * function once into the compact executable form it runs.
  *
  * Shape.  A Module owns every Sym (module-scope variables, functions and
  * kernels, and also the variables and parameters declared inside function
- * bodies, including the .param scratch variables of call sequences).  A
+ * bodies, including the .param scratch variables of call sequences, which
+ * are SYM_PARAM like formal parameters).  A
  * Func is a kernel (.entry) or device function (.func): its formal
  * parameters, its register declarations, and one flat array of Ins.
- * Labels are per function and point at the index of the instruction that
- * follows them.  Nested `{ }` blocks in a body become SCOPE_BEGIN and
+ * Labels are per function (names may repeat in different blocks, as
+ * ptxas allows) and point at the index of the instruction that follows
+ * them.  Nested `{ }` blocks in a body become SCOPE_BEGIN and
  * SCOPE_END pseudo instructions; a symbol or register declared inside one
  * records that block (its SCOPE_BEGIN index) so the printer can put the
  * declaration back where it was.
@@ -30,7 +32,8 @@
  * and vectors {a,b,...} whose elements live in Func.vops (so call
  * argument lists of any length fit too).  Immediates keep their raw bit
  * pattern: 0f3F800000 is stored as 0x3F800000 with kind OPK_IMM and flag
- * OPF_FLOATLIT, so printing can reproduce the spelling class.
+ * OPDF_F32LIT, so printing can reproduce the spelling class; a decimal
+ * literal (1.5) is f32 bits in an f32 instruction and f64 bits elsewhere.
  *
  * Calls.  `call.uni (r), f, (a, b);` has nd = 1 with o[0] the vector of
  * return parameters (nd = 0 when there is none); the sources are the
@@ -42,6 +45,8 @@
  * statement-level `.pragma` in Func.bpragmas, forward declarations of
  * functions in Module.fwd, `.file` names; `.loc` and `.section` (DWARF)
  * are dropped, as are kernel-parameter attributes (.ptr .space .align).
+ * A `.callprototype` is a SYM_PROTO declared in a body whose Func
+ * (ATTR_PROTO, no body) holds the signature; Module.funcs has these too.
  *
  * Modifiers.  Every modifier with a meaning has a field; those without
  * (cache hints like .L2::256B, .L1::no_allocate, .level::eviction_priority)
@@ -255,8 +260,9 @@ extern const char *const sreg_name[NSREG];   /* without '%' */
 
 typedef struct Ins {
 	uint16_t op;             /* Op */
-	uint8_t type;            /* PtxType: the instruction type (d type for cvt) */
-	uint8_t type2;           /* PtxType: second type (cvt/cvta source, set dst, ...) */
+	uint8_t type;            /* PtxType: the first type written (d type of cvt and set) */
+	uint8_t type2;           /* PtxType: the second (source of cvt/set, c of slct, b of
+	                            dp4a), PT_NONE if only one is written */
 	uint8_t space;           /* Space for ld/st/atom/red/cvta/isspacep/prefetch */
 	uint8_t vec;             /* vector width .v2/.v4/.v8 (0 = scalar) */
 	uint8_t cmp;             /* Cmp for setp/set */
@@ -356,6 +362,13 @@ typedef struct Func {
 	Pragma *bpragmas; int32_t nbpragma; /* statement-level .pragma, by instruction index */
 	int32_t *locals; int32_t nlocal;  /* Sym ids declared in the body (vars + params) */
 	uint32_t line, col;
+	/* set by register allocation (src/analysis/regalloc.c); phys == NULL: virtual */
+	int32_t *phys;           /* nreg: each register's architected slot: Rn's n (a 64-bit
+	                            pair or 128-bit quad: its first, aligned slot), or a
+	                            predicate's index Pn */
+	int32_t nphys;           /* architected 32-bit registers R0..R(nphys-1) it uses */
+	int32_t nphys_pred;      /* predicate registers P0..P(nphys_pred-1) */
+	int32_t regs_per_thread; /* registers reported for it, callees included (pass.c) */
 } Func;
 
 typedef struct FwdDecl {    /* a function prototype written before its definition */
@@ -371,7 +384,7 @@ typedef struct Alias {       /* .alias sym, target; -- calls to sym run target *
 typedef struct Module {
 	char *filename;          /* for messages */
 	int32_t version_major, version_minor;   /* .version */
-	uint32_t target;         /* interned .target string, e.g. "sm_90" or "sm_90a, texmode_independent" */
+	uint32_t target;         /* interned .target string: "sm_90", "sm_90a, texmode_independent" */
 	int32_t address_size;    /* 32 or 64 */
 	Sym *syms;       int32_t nsym;
 	Func *funcs;     int32_t nfunc;     /* kernels, functions, and ATTR_PROTO signatures */

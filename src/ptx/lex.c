@@ -12,7 +12,9 @@
  *
  * Errors (an unterminated comment or string, a malformed number, a stray
  * character) become a TK_ERR token; the parser reports it with the
- * token's position.
+ * token's position.  NUL bytes that run to the end of the text (the
+ * padding of PTX pulled out of a fatbin) end it; a NUL elsewhere is an
+ * error.
  */
 #include "lex.h"
 
@@ -37,6 +39,7 @@ void lex_init(Lexer *lx, const char *src, size_t len)
 	memset(lx, 0, sizeof *lx);
 	lx->src = lx->p = lx->bol = src;
 	lx->end = src + len;
+	if (len >= 3 && !memcmp(src, "\xEF\xBB\xBF", 3)) lx->p = lx->bol = src + 3;   /* BOM */
 	lx->line = 1;
 	lex_next(lx);
 }
@@ -64,14 +67,21 @@ static int skip_space(Lexer *lx)
 			if (*p == '\n') lx->line++, lx->bol = p + 1;
 			p++;
 		}
-		if (p + 1 < end && p[0] == '/' && p[1] == '/') {
+		if (p < end && *p == 0) {              /* NUL padding ends the text (fatbins) */
+			const char *q = p;
+			while (q < end && *q == 0) q++;
+			if (q == end) p = end;
+			lx->p = p;
+			return 1;
+		} else if (p + 1 < end && p[0] == '/' && p[1] == '/') {
 			while (p < end && *p != '\n') p++;
 		} else if (p + 1 < end && p[0] == '/' && p[1] == '*') {
-			const char *start = p;
+			const char *start = p, *bol = lx->bol;
+			uint32_t line = lx->line;
 			for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++)
 				if (*p == '\n') lx->line++, lx->bol = p + 1;
 			if (p + 1 >= end) {
-				lx->p = start;
+				lx->p = start, lx->line = line, lx->bol = bol;
 				return 0;
 			}
 			p += 2;
@@ -219,6 +229,8 @@ void lex_next(Lexer *lx)
 		t->kind = TK_EOF;
 	} else if (lex_token(lx) == TK_ERR) {
 		lx->p = lx->end;                 /* nothing sensible follows an error */
+		t->len = 1;
+		return;
 	}
 	t->len = (uint32_t)(lx->p - t->s);
 }

@@ -1,11 +1,12 @@
 /*
- * parse.c -- PTX text to IR: the module structure.
+ * parse.c -- PTX text to IR: the module level, and the parser's services.
  *
  * A recursive-descent parser over the tokens of lex.c, one function per
  * grammar rule, each opening with its rule.  This file reads the module
- * header, the module-scope directives, function headers and bodies, and
- * owns the scope table and the error path (parse.h); declarations are in
- * parse_decl.c and instructions in parse_ins.c.
+ * header and module-scope directives and owns the error path, the token
+ * helpers and the scope table (parse.h); functions and bodies are in
+ * parse_func.c, declarations in parse_decl.c, instructions in
+ * parse_ins.c.
  *
  * What is kept and what is dropped (ir.h says where things go):
  *   kept     .version .target .address_size, .file names, module and
@@ -14,14 +15,10 @@
  *            .reqnctapercluster .explicitcluster .noreturn), linkage,
  *            forward declarations, .alias, .callprototype signatures
  *   dropped  .loc (with function_name/inlined_at), .section blocks (DWARF)
- *            and the `debug` target option that requires them, attributes of kernel parameters (.ptr .space .align)
+ *            and the `debug` target option that requires them, attributes
+ *            of kernel parameters (.ptr .space .align)
  *   refused  texture/surface/sampler references, .reg parameters,
  *            .calltargets/.branchtargets, directives rfsim does not know
- *
- * Functions may be declared several times and defined once; the
- * declarations must agree.  Module.globals then holds the function where
- * its body is (its first declaration if it has none) and Module.fwd the
- * other declarations, so that the printer writes them back in place.
  */
 #include "parse.h"
 
@@ -59,7 +56,7 @@ int p_accept(Parser *p, int kind)
 	return 1;
 }
 
-static const char *tok_desc(const Tok *t, char *buf, size_t n)
+const char *p_tok_desc(const Tok *t, char *buf, size_t n)
 {
 	if (t->kind == TK_EOF) return "end of file";
 	snprintf(buf, n, "'%.*s'", t->len > 40 ? 40 : (int)t->len, t->s);
@@ -73,7 +70,7 @@ void p_expect(Parser *p, int kind, const char *what)
 		return;
 	}
 	char buf[64];
-	p_error(p, "expected %s, found %s", what, tok_desc(&p->lx.tok, buf, sizeof buf));
+	p_error(p, "expected %s, found %s", what, p_tok_desc(&p->lx.tok, buf, sizeof buf));
 }
 
 int p_is_dir(const Parser *p, const char *word)
@@ -92,15 +89,15 @@ int64_t p_int(Parser *p, const char *what)
 	int neg = p_accept(p, '-');
 	if (p->lx.tok.kind != TK_INT) {
 		char buf[64];
-		p_error(p, "expected %s, found %s", what, tok_desc(&p->lx.tok, buf, sizeof buf));
+		p_error(p, "expected %s, found %s", what, p_tok_desc(&p->lx.tok, buf, sizeof buf));
 	}
-	int64_t v = (int64_t)p->lx.tok.val;
+	uint64_t v = p->lx.tok.val;                 /* wraps like the GPU's integers */
 	p_next(p);
-	return neg ? -v : v;
+	return (int64_t)(neg ? (uint64_t)0 - v : v);
 }
 
 /* a small non-negative count (array size, alignment, thread count) */
-static int32_t small_int(Parser *p, const char *what)
+int32_t p_small_int(Parser *p, const char *what)
 {
 	Tok t = p->lx.tok;
 	int64_t v = p_int(p, what);
@@ -132,7 +129,7 @@ void p_bind(Parser *p, const Tok *name, int kind, int32_t val)
 	p->head[id] = (int32_t)++p->nbind;
 }
 
-static void scope_pop(Parser *p, int32_t depth)
+void p_scope_pop(Parser *p, int32_t depth)
 {
 	while (p->nbind && p->binds[p->nbind - 1].depth > depth) {
 		Bind *b = &p->binds[--p->nbind];
@@ -161,7 +158,7 @@ int32_t p_new_sym(Parser *p, const Tok *name, SymKind kind, Space sp)
 	return m->nsym++;
 }
 
-static void add_item(Parser *p, int32_t sym, int primary, uint32_t attr)
+void p_add_item(Parser *p, int32_t sym, int primary, uint32_t attr)
 {
 	VEC_RESERVE(p->items, p->capitem, p->nitem + 1);
 	p->items[p->nitem++] = (Item){sym, (uint8_t)primary, attr};
@@ -232,7 +229,7 @@ static void file_dir(Parser *p)
 
 /* loc := .loc INT INT INT { ',' (function_name IDENT ['+' INT]
  *                              | inlined_at INT INT INT) }        (dropped) */
-static void loc(Parser *p)
+void p_loc(Parser *p)
 {
 	p_next(p);
 	for (int i = 0; i < 3; i++) p_int(p, "a .loc number");
@@ -267,7 +264,7 @@ static void section(Parser *p)
 }
 
 /* pragma := .pragma STRING { ',' STRING } ';' -> interned, ';'-joined */
-static uint32_t pragma(Parser *p, uint32_t prev)
+uint32_t p_pragma(Parser *p, uint32_t prev)
 {
 	p_next(p);
 	VEC_RESERVE(p->sbuf, p->capsbuf, 1);
@@ -317,390 +314,6 @@ static void alias(Parser *p)
 	p->aliases[p->m->nalias++] = (Alias){a, b};
 }
 
-/* ---- functions ---------------------------------------------------------- */
-
-typedef struct Head {        /* a function header as read, before it is committed */
-	Tok name;
-	uint32_t attr;
-	int32_t nret, nparam;    /* p->tparams[0..nret) then [nret..nret+nparam) */
-	Sym *params;
-	Tok *pnames;
-	size_t cap;
-	Func dirs;               /* performance directives */
-} Head;
-
-/* param_list := '(' [ param { ',' param } ] ')' */
-static int32_t param_list(Parser *p, Head *h)
-{
-	int32_t n = 0;
-	p_expect(p, '(', "'('");
-	if (p->lx.tok.kind != ')') {
-		do {
-			size_t k = (size_t)(h->nret + h->nparam + n);
-			VEC_RESERVE(h->params, h->cap, k + 1);
-			h->pnames = xrealloc(h->pnames, h->cap * sizeof *h->pnames);
-			p_param(p, &h->params[k], &h->pnames[k]);
-			n++;
-		} while (p_accept(p, ','));
-	}
-	p_expect(p, ')', "')' after the parameter list");
-	return n;
-}
-
-/* dims := INT [ ',' INT [ ',' INT ] ]   (missing dimensions are 1) */
-static void dims3(Parser *p, int32_t d[3], const char *what)
-{
-	p_next(p);
-	d[0] = small_int(p, what);
-	d[1] = p_accept(p, ',') ? small_int(p, what) : 1;
-	d[2] = p_accept(p, ',') ? small_int(p, what) : 1;
-}
-
-/* perf := { .maxntid dims | .reqntid dims | .minnctapersm INT | .maxnreg INT
- *         | .maxclusterrank INT | .reqnctapercluster dims | .explicitcluster
- *         | .noreturn | .pragma STRING ';' } */
-static void perf_directives(Parser *p, Head *h)
-{
-	Func *d = &h->dirs;
-	for (;;) {
-		if (p_is_dir(p, ".maxntid")) dims3(p, d->maxntid, "a thread count");
-		else if (p_is_dir(p, ".reqntid")) dims3(p, d->reqntid, "a thread count");
-		else if (p_is_dir(p, ".reqnctapercluster"))
-			dims3(p, d->reqnctapercluster, "a CTA count");
-		else if (p_is_dir(p, ".minnctapersm"))
-			p_next(p), d->minnctapersm = small_int(p, "a CTA count");
-		else if (p_is_dir(p, ".maxnreg")) p_next(p), d->maxnreg = small_int(p, "a count");
-		else if (p_is_dir(p, ".maxclusterrank"))
-			p_next(p), d->maxclusterrank = small_int(p, "a count");
-		else if (p_is_dir(p, ".explicitcluster")) p_next(p), h->attr |= ATTR_EXPLICIT_CLUSTER;
-		else if (p_is_dir(p, ".noreturn")) p_next(p), h->attr |= ATTR_NORETURN;
-		else if (p_is_dir(p, ".pragma")) d->pragmas = pragma(p, d->pragmas);
-		else if (p->lx.tok.kind == TK_DIR)
-			p_error(p, "unsupported function directive '%.*s'", (int)p->lx.tok.len,
-			        p->lx.tok.s);
-		else return;
-	}
-}
-
-static int same_param(const Sym *a, const Sym *b)
-{
-	return a->type == b->type && a->vec == b->vec && a->count == b->count &&
-	       a->align == b->align && a->space == b->space;
-}
-
-static void commit_params(Parser *p, Head *h, int32_t fi, Func *f)
-{
-	Module *m = p->m;
-	int32_t n = h->nret + h->nparam;
-	int32_t *ids = arena_alloc(m->arena, (size_t)(n + 1) * sizeof *ids);
-	for (int32_t i = 0; i < n; i++) {
-		ids[i] = p_new_sym(p, &h->pnames[i], SYM_PARAM, SP_PARAM);
-		Sym *s = &m->syms[ids[i]];
-		uint32_t name = s->name;
-		*s = h->params[i];
-		s->name = name, s->kind = SYM_PARAM, s->func = fi, s->scope = -1;
-	}
-	f->rets = ids, f->nret = h->nret;
-	f->params = ids + h->nret, f->nparam = h->nparam;
-}
-
-static void copy_dirs(Func *f, const Head *h)
-{
-	memcpy(f->maxntid, h->dirs.maxntid, sizeof f->maxntid);
-	memcpy(f->reqntid, h->dirs.reqntid, sizeof f->reqntid);
-	memcpy(f->reqnctapercluster, h->dirs.reqnctapercluster, sizeof f->reqntid);
-	f->minnctapersm = h->dirs.minnctapersm;
-	f->maxnreg = h->dirs.maxnreg;
-	f->maxclusterrank = h->dirs.maxclusterrank;
-	f->pragmas = h->dirs.pragmas;
-}
-
-static int32_t new_func(Parser *p, int32_t sym, const Head *h)
-{
-	Module *m = p->m;
-	VEC_RESERVE(m->funcs, p->capfunc, (size_t)m->nfunc + 1);
-	Func *f = &m->funcs[m->nfunc];
-	memset(f, 0, sizeof *f);
-	f->sym = sym;
-	f->attr = h->attr;
-	f->line = h->name.line, f->col = h->name.col;
-	copy_dirs(f, h);
-	m->syms[sym].func = m->nfunc;
-	m->syms[sym].attr = h->attr;
-	return m->nfunc++;
-}
-
-/* an earlier declaration: check it agrees, and take the new names */
-static void redeclare(Parser *p, Head *h, int32_t fi, int body)
-{
-	Module *m = p->m;
-	Func *f = &m->funcs[fi];
-	const char *why = NULL;
-	if ((f->attr ^ h->attr) & ATTR_ENTRY) why = "is declared both .entry and .func";
-	else if (body && f->has_body) why = "is defined twice";
-	else if (f->nret != h->nret || f->nparam != h->nparam) why = "changes its parameters";
-	for (int32_t i = 0; !why && i < h->nret + h->nparam; i++)
-		if (!same_param(&m->syms[f->rets[i]], &h->params[i])) why = "changes its parameters";
-	if (why) p_error_at(p, &h->name, "function '%.*s' %s", (int)h->name.len, h->name.s, why);
-	if (!body) return;
-	for (int32_t i = 0; i < h->nret + h->nparam; i++)
-		m->syms[f->rets[i]].name = p_intern_tok(p, &h->pnames[i]);
-	f->attr = h->attr;
-	m->syms[f->sym].attr = h->attr;
-	f->line = h->name.line, f->col = h->name.col;
-	m->syms[f->sym].line = h->name.line, m->syms[f->sym].col = h->name.col;
-	copy_dirs(f, h);
-}
-
-/* declares (or re-declares) the function of header h; returns its index */
-static int32_t declare_func(Parser *p, Head *h, int body)
-{
-	Module *m = p->m;
-	const Bind *b = p_lookup(p, h->name.s, h->name.len);
-	int32_t fi;
-	if (b) {
-		if (b->kind != B_SYM || m->syms[b->val].kind != SYM_FUNC)
-			p_error_at(p, &h->name, "redeclaration of '%.*s'", (int)h->name.len,
-			           h->name.s);
-		fi = m->syms[b->val].func;
-		redeclare(p, h, fi, body);
-		if (body) {                       /* the body's place is the function's place */
-			for (size_t i = 0; i < p->nitem; i++)
-				if (p->items[i].sym == b->val) p->items[i].primary = 0;
-		}
-		add_item(p, b->val, body, h->attr);
-	} else {
-		int32_t sym = p_new_sym(p, &h->name, SYM_FUNC, SP_NONE);
-		fi = new_func(p, sym, h);
-		p_bind(p, &h->name, B_SYM, sym);
-		commit_params(p, h, fi, &m->funcs[fi]);
-		add_item(p, sym, 1, h->attr);
-	}
-	return fi;
-}
-
-static void body(Parser *p, int32_t fi);
-
-/* function := (.entry | .func [ '(' params ')' ]) NAME [ '(' params ')' ] perf
- *             ( ';' | body ) */
-static void function(Parser *p, uint32_t attr)
-{
-	Head h = {.attr = attr};
-	if (p_is_dir(p, ".entry")) h.attr |= ATTR_ENTRY;
-	p_next(p);
-	if (!(h.attr & ATTR_ENTRY) && p->lx.tok.kind == '(') h.nret = param_list(p, &h);
-	if (h.nret > 1) p_error(p, "more than one return parameter");
-	h.name = p->lx.tok;
-	p_expect(p, TK_IDENT, "a function name");
-	if (p->lx.tok.kind == '(') h.nparam = param_list(p, &h);
-	perf_directives(p, &h);
-	int has_body = p->lx.tok.kind == '{';
-	if (!has_body) p_expect(p, ';', "';' or a function body");
-	int32_t fi = declare_func(p, &h, has_body);
-	free(h.params);
-	free(h.pnames);
-	if (has_body) body(p, fi);
-}
-
-/* proto := NAME ':' .callprototype [ '(' param ')' ] '_' '(' params ')'
- *          [ .noreturn ] ';' */
-void p_call_proto(Parser *p, const Tok *name)
-{
-	Module *m = p->m;
-	Head h = {.name = *name, .attr = ATTR_PROTO};
-	p_next(p);                                     /* .callprototype */
-	if (p->lx.tok.kind == '(') h.nret = param_list(p, &h);
-	if (!(p->lx.tok.kind == TK_IDENT && lex_is(&p->lx.tok, "_")))
-		p_error(p, "expected '_' in .callprototype");
-	p_next(p);
-	if (p->lx.tok.kind == '(') h.nparam = param_list(p, &h);
-	if (p_is_dir(p, ".noreturn")) p_next(p), h.attr |= ATTR_NORETURN;
-	p_expect(p, ';', "';'");
-	int32_t sym = p_new_sym(p, name, SYM_PROTO, SP_NONE);
-	int32_t fi = new_func(p, sym, &h);
-	commit_params(p, &h, fi, &m->funcs[fi]);
-	free(h.params);
-	free(h.pnames);
-	m->syms[sym].scope = p_scope_here(p);
-	m->syms[sym].attr = ATTR_PROTO;
-	p_bind(p, name, B_SYM, sym);
-	VEC_RESERVE(p->locals, p->caplocal, p->nlocal + 1);
-	p->locals[p->nlocal++] = sym;
-}
-
-/* ---- bodies ------------------------------------------------------------- */
-
-Ins *p_emit(Parser *p, const Tok *at)
-{
-	VEC_RESERVE(p->ins, p->capins, p->nins + 1);
-	Ins *in = &p->ins[p->nins++];
-	memset(in, 0, sizeof *in);
-	in->guard = -1;
-	in->line = at->line, in->col = at->col;
-	return in;
-}
-
-static int32_t label_id(Parser *p, const Tok *t)
-{
-	uint32_t id = p_intern_tok(p, t);
-	if (id >= p->caplabmap) {
-		size_t old = p->caplabmap;
-		VEC_RESERVE(p->labmap, p->caplabmap, (size_t)id + 1);
-		memset(p->labmap + old, 0, (p->caplabmap - old) * sizeof *p->labmap);
-	}
-	if (p->labmap[id]) return p->labmap[id] - 1;
-	VEC_RESERVE(p->labels, p->caplabel, p->nlabel + 1);
-	VEC_RESERVE(p->labref, p->caplabref, p->nlabel + 1);
-	p->labels[p->nlabel] = (Label){id, -1};
-	p->labref[p->nlabel] = (LabRef){t->line, t->col};
-	p->labmap[id] = (int32_t)++p->nlabel;
-	return (int32_t)p->nlabel - 1;
-}
-
-int32_t p_label_ref(Parser *p, const Tok *t)
-{
-	return label_id(p, t);
-}
-
-/* label := NAME ':'   |   proto */
-static void label(Parser *p)
-{
-	Tok name = p->lx.tok;
-	p_next(p);
-	p_next(p);                                     /* ':' */
-	if (p_is_dir(p, ".callprototype")) {
-		p_call_proto(p, &name);
-		return;
-	}
-	if (p_is_dir(p, ".calltargets") || p_is_dir(p, ".branchtargets"))
-		p_error(p, "unsupported directive '%.*s' (rfsim does not implement brx.idx "
-		        "or calls through target lists)", (int)p->lx.tok.len, p->lx.tok.s);
-	int32_t l = label_id(p, &name);
-	if (p->labels[l].ins >= 0)
-		p_error_at(p, &name, "duplicate label '%.*s'", (int)name.len, name.s);
-	p->labels[l].ins = (int32_t)p->nins;
-}
-
-static void block_open(Parser *p)
-{
-	Ins *in = p_emit(p, &p->lx.tok);
-	in->op = OP_SCOPE_BEGIN;
-	VEC_RESERVE(p->blocks, p->capblock, p->nblock + 1);
-	p->blocks[p->nblock++] = (int32_t)p->nins - 1;
-	p->depth++;
-	p_next(p);
-}
-
-static void block_close(Parser *p)
-{
-	Ins *in = p_emit(p, &p->lx.tok);
-	in->op = OP_SCOPE_END;
-	p->nblock--;
-	scope_pop(p, p->depth - 1);
-	p_next(p);
-}
-
-/* body_directive := reg_decl | var_decl | .loc ... | .pragma STRING ';' */
-static void body_directive(Parser *p)
-{
-	if (p_is_dir(p, ".reg")) {
-		p_reg_decl(p);
-	} else if (p_is_dir(p, ".loc")) {
-		loc(p);
-	} else if (p_is_dir(p, ".pragma")) {
-		VEC_RESERVE(p->bpragmas, p->capbpragma, p->nbpragma + 1);
-		Pragma *g = &p->bpragmas[p->nbpragma];
-		g->ins = (int32_t)p->nins;
-		g->text = pragma(p, 0);
-		p->nbpragma++;
-	} else {
-		uint32_t attr = p_linkage(p);
-		Space sp = SP_NONE;
-		if (p_is_dir(p, ".param")) sp = SP_PARAM;
-		else if (p_is_dir(p, ".local")) sp = SP_LOCAL;
-		else if (p_is_dir(p, ".shared") || p_is_dir(p, ".shared::cta")) sp = SP_SHARED;
-		else if (p_is_dir(p, ".const")) sp = SP_CONST;
-		else if (p_is_dir(p, ".global")) sp = SP_GLOBAL;
-		if (sp == SP_NONE)
-			p_error(p, "unexpected '%.*s' in a function body", (int)p->lx.tok.len,
-			        p->lx.tok.s);
-		p_var_decl(p, sp, attr, 0);
-	}
-}
-
-static void func_begin(Parser *p, int32_t fi)
-{
-	const Func *f = &p->m->funcs[fi];
-	p->fi = fi;
-	p->nins = p->nlabel = p->nvop = p->nrdecl = p->nreg = 0;
-	p->nlocal = p->nbpragma = p->nblock = 0;
-	p->depth = 1;
-	for (int32_t i = 0; i < f->nret + f->nparam; i++) {
-		const Sym *s = &p->m->syms[f->rets[i]];
-		Tok t = {.s = ir_str(p->m, s->name), .line = s->line, .col = s->col};
-		t.len = (uint32_t)strlen(t.s);
-		p_bind(p, &t, B_SYM, f->rets[i]);
-	}
-	p->depth = 2;
-}
-
-#define ARENA_COPY(m, dst, n, src, cnt) do { \
-	(dst) = arena_dup((m)->arena, (src), (size_t)(cnt) * sizeof *(src)); \
-	(n) = (int32_t)(cnt); } while (0)
-
-static void func_end(Parser *p, int32_t fi)
-{
-	Module *m = p->m;
-	for (size_t i = 0; i < p->nlabel; i++) {
-		if (p->labels[i].ins >= 0) continue;
-		Tok t = {.line = p->labref[i].line, .col = p->labref[i].col};
-		p_error_at(p, &t, "undefined label '%s'", ir_str(m, p->labels[i].name));
-	}
-	for (size_t i = 0; i < p->nlabel; i++) p->labmap[p->labels[i].name] = 0;
-	Func *f = &m->funcs[fi];
-	f->has_body = 1;
-	ARENA_COPY(m, f->ins, f->nins, p->ins, p->nins);
-	ARENA_COPY(m, f->labels, f->nlabel, p->labels, p->nlabel);
-	ARENA_COPY(m, f->vops, f->nvop, p->vops, p->nvop);
-	ARENA_COPY(m, f->rdecl, f->nrdecl, p->rdecl, p->nrdecl);
-	ARENA_COPY(m, f->regtype, f->nreg, p->regtype, p->nreg);
-	ARENA_COPY(m, f->locals, f->nlocal, p->locals, p->nlocal);
-	ARENA_COPY(m, f->bpragmas, f->nbpragma, p->bpragmas, p->nbpragma);
-	scope_pop(p, 0);
-	p->fi = -1;
-}
-
-/* body := '{' { statement } '}'
- * statement := '{' | '}' | label | body_directive | instruction */
-static void body(Parser *p, int32_t fi)
-{
-	Tok open = p->lx.tok;
-	func_begin(p, fi);
-	p_expect(p, '{', "'{'");
-	for (;;) {
-		Tok t = p->lx.tok;
-		if (t.kind == '{') {
-			block_open(p);
-		} else if (t.kind == '}') {
-			if (!p->nblock) break;
-			block_close(p);
-		} else if (t.kind == TK_IDENT && lex_peek(&p->lx).kind == ':') {
-			label(p);
-		} else if (t.kind == TK_DIR) {
-			body_directive(p);
-		} else if (t.kind == TK_IDENT || t.kind == '@') {
-			p_instruction(p);
-		} else if (t.kind == TK_EOF) {
-			p_error_at(p, &open, "unterminated function body (missing '}')");
-		} else {
-			char buf[64];
-			p_error(p, "expected an instruction, found %s", tok_desc(&t, buf, sizeof buf));
-		}
-	}
-	p_next(p);
-	func_end(p, fi);
-}
-
 /* ---- the module ----------------------------------------------------------- */
 
 static void unsupported_decl(Parser *p)
@@ -732,11 +345,11 @@ static void toplevel(Parser *p)
 	} else if (p_is_dir(p, ".file")) {
 		file_dir(p);
 	} else if (p_is_dir(p, ".loc")) {
-		loc(p);
+		p_loc(p);
 	} else if (p_is_dir(p, ".section")) {
 		section(p);
 	} else if (p_is_dir(p, ".pragma")) {
-		m->pragmas = pragma(p, m->pragmas);
+		m->pragmas = p_pragma(p, m->pragmas);
 	} else {
 		declaration(p);
 	}
@@ -753,7 +366,7 @@ static void declaration(Parser *p)
 	}
 	uint32_t attr = p_linkage(p);
 	if (p_is_dir(p, ".entry") || p_is_dir(p, ".func")) {
-		function(p, attr);
+		p_function(p, attr);
 		return;
 	}
 	Space sp = SP_NONE;
@@ -767,11 +380,11 @@ static void declaration(Parser *p)
 	if (sp == SP_NONE) {
 		char buf[64];
 		p_error(p, "expected a directive or declaration, found %s",
-		        tok_desc(&p->lx.tok, buf, sizeof buf));
+		        p_tok_desc(&p->lx.tok, buf, sizeof buf));
 	}
 	int32_t first = m->nsym;
 	p_var_decl(p, sp, attr, 1);
-	for (int32_t s = first; s < m->nsym; s++) add_item(p, s, 1, attr);
+	for (int32_t s = first; s < m->nsym; s++) p_add_item(p, s, 1, attr);
 }
 
 /* globals = primary items; the others become forward declarations */
@@ -807,8 +420,9 @@ static void parser_free(Parser *p, int module_arrays)
 	}
 	free(p->items), free(p->aliases), free(p->head), free(p->binds);
 	free(p->ins), free(p->labels), free(p->labref), free(p->labmap), free(p->vops);
+	free(p->labslot), free(p->labprev), free(p->bparent);
 	free(p->rdecl), free(p->regtype), free(p->locals), free(p->bpragmas), free(p->blocks);
-	free(p->sbuf), free(p->ielems);
+	free(p->sbuf), free(p->ielems), free(p->tparams), free(p->tnames);
 	free(p);
 }
 

@@ -1,8 +1,8 @@
 /*
  * parse.h -- the parser's shared state (private to parse*.c).
  *
- * parse.c reads the module structure (header, directives, functions and
- * bodies), parse_decl.c variable and parameter declarations with their
+ * parse.c reads the module level, parse_func.c functions and bodies,
+ * parse_decl.c variable and parameter declarations with their
  * initializers, parse_ins.c instructions and operands.
  *
  * Errors longjmp to ptx_parse(), which frees everything: every buffer the
@@ -31,7 +31,9 @@ typedef struct Bind {
 	int32_t depth;           /* scope depth it was made at */
 } Bind;
 
-typedef struct LabRef {      /* first use of a label, for "undefined label" */
+typedef struct LabRef {      /* a branch target, resolved when the function ends */
+	uint32_t name;           /* string id */
+	int32_t slot;            /* block it appears in: 0 body, SCOPE_BEGIN index + 1 */
 	uint32_t line, col;
 } LabRef;
 
@@ -67,8 +69,10 @@ typedef struct Parser {
 	int32_t fi;
 	Ins *ins;        size_t nins, capins;
 	Label *labels;   size_t nlabel, caplabel;
-	LabRef *labref;  size_t caplabref;
-	int32_t *labmap; size_t caplabmap;  /* string id -> label id + 1 */
+	int32_t *labslot, *labprev;         /* per label: its block slot; same-name label */
+	LabRef *labref;  size_t nlabref, caplabref;
+	int32_t *labmap; size_t caplabmap;  /* string id -> last label of that name + 1 */
+	int32_t *bparent; size_t capbparent; /* block slot -> enclosing slot */
 	Operand *vops;   size_t nvop, capvop;
 	RegDecl *rdecl;  size_t nrdecl, caprdecl;
 	uint8_t *regtype; size_t nreg, capreg;
@@ -78,6 +82,8 @@ typedef struct Parser {
 	/* scratch */
 	char *sbuf;      size_t capsbuf;
 	InitElem *ielems; size_t nielem, capielem;
+	Sym *tparams;    size_t captparam;      /* a function header's parameters */
+	Tok *tnames;     size_t captname;
 } Parser;
 
 /* parse.c */
@@ -85,17 +91,27 @@ __attribute__((noreturn, format(printf, 3, 4)))
 void p_error_at(Parser *p, const Tok *t, const char *fmt, ...);
 #define p_error(p, ...) p_error_at((p), &(p)->lx.tok, __VA_ARGS__)
 void p_next(Parser *p);
-Ins *p_emit(Parser *p, const Tok *at);              /* a zeroed, unguarded Ins */
-int32_t p_label_ref(Parser *p, const Tok *t);       /* label id, maybe forward */
 int p_accept(Parser *p, int kind);                  /* consume if kind */
 void p_expect(Parser *p, int kind, const char *what);
 int p_is_dir(const Parser *p, const char *word);    /* current token is .word */
+const char *p_tok_desc(const Tok *t, char *buf, size_t n);   /* 'text' for messages */
 uint32_t p_intern_tok(Parser *p, const Tok *t);
 int64_t p_int(Parser *p, const char *what);         /* [-]integer constant */
+int32_t p_small_int(Parser *p, const char *what);   /* 0 .. INT32_MAX */
 int32_t p_new_sym(Parser *p, const Tok *name, SymKind kind, Space sp);
 void p_bind(Parser *p, const Tok *name, int kind, int32_t val);
 const Bind *p_lookup(Parser *p, const char *s, size_t len);
+void p_scope_pop(Parser *p, int32_t depth);         /* drop bindings deeper than depth */
 int32_t p_scope_here(const Parser *p);               /* Sym.scope for a new local */
+void p_add_item(Parser *p, int32_t sym, int primary, uint32_t attr);
+void p_loc(Parser *p);                               /* .loc ... (dropped) */
+uint32_t p_pragma(Parser *p, uint32_t prev);        /* .pragma "s"; appended to prev */
+
+/* parse_func.c */
+void p_function(Parser *p, uint32_t attr);
+void p_call_proto(Parser *p, const Tok *name);
+Ins *p_emit(Parser *p, const Tok *at);              /* a zeroed, unguarded Ins */
+int32_t p_label_ref(Parser *p, const Tok *t);       /* OPK_LABEL reg, resolved later */
 
 /* parse_decl.c */
 uint32_t p_linkage(Parser *p);                      /* .visible .extern .weak .common */
@@ -105,6 +121,5 @@ void p_reg_decl(Parser *p);
 
 /* parse_ins.c */
 void p_instruction(Parser *p);
-void p_call_proto(Parser *p, const Tok *name);
 
 #endif

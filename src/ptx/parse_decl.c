@@ -27,6 +27,11 @@
 #include "base.h"
 #include "parse.h"
 
+enum {                       /* limits that keep hostile input from exhausting memory */
+	MAX_INIT_BYTES = 256 << 20,   /* an initialized variable */
+	MAX_REGS = 1 << 24,           /* registers of one function */
+};
+
 /* linkage := { .visible | .extern | .weak | .common } */
 uint32_t p_linkage(Parser *p)
 {
@@ -103,8 +108,8 @@ static int64_t dims(Parser *p)
 			int64_t n = p_int(p, "an array size");
 			if (n <= 0 || n > ((int64_t)1 << 40)) p_error_at(p, &t, "bad array size");
 			if (count < 0) p_error_at(p, &t, "an unsized array must have one dimension");
+			if (count && n > ((int64_t)1 << 40) / count) p_error_at(p, &t, "array too large");
 			count = count ? count * n : n;
-			if (count > ((int64_t)1 << 40)) p_error_at(p, &t, "array too large");
 		}
 		p_expect(p, ']', "']'");
 		first = 0;
@@ -161,8 +166,8 @@ static void init_addr(Parser *p, InitElem *e)
 	if (p->lx.tok.kind == '+' || p->lx.tok.kind == '-') {
 		int neg = p->lx.tok.kind == '-';
 		p_next(p);
-		int64_t v = p_int(p, "an offset");
-		e->addend = neg ? -v : v;
+		uint64_t v = (uint64_t)p_int(p, "an offset");
+		e->addend = (int64_t)(neg ? (uint64_t)0 - v : v);
 	}
 }
 
@@ -276,6 +281,10 @@ static void init_layout(Parser *p, Sym *s)
 	if (s->count < 0) s->count = ((int64_t)p->nielem + per - 1) / per;
 	int64_t nel = (s->count ? s->count : 1) * per;
 	if ((int64_t)p->nielem > nel) p_error_at(p, &p->ielems[nel].at, "too many initializers");
+	if (esize > 8) p_error_at(p, &p->ielems[0].at, "unsupported: initializers of .b128");
+	if (sym_size(s) > MAX_INIT_BYTES)
+		p_error_at(p, &p->ielems[0].at, "initialized variable larger than %d MiB",
+		           MAX_INIT_BYTES >> 20);
 	s->init = arena_alloc(m->arena, (size_t)sym_size(s) + 1);
 	size_t nsym = 0;
 	for (size_t i = 0; i < p->nielem; i++) nsym += p->ielems[i].sym >= 0;
@@ -319,6 +328,7 @@ static void declarator(Parser *p, const Sym *spec, int at_module)
 	s->func = at_module ? -1 : p->fi;
 	s->scope = at_module ? -1 : p_scope_here(p);
 	s->count = dims(p);
+	p_bind(p, &name, B_SYM, id);                    /* an initializer may name it */
 	if (p_accept(p, '=')) {
 		p->nielem = 0;
 		init_list(p, (PtxType)s->type, 0);
@@ -326,7 +336,6 @@ static void declarator(Parser *p, const Sym *spec, int at_module)
 	} else if (s->count < 0 && !(s->attr & ATTR_EXTERN)) {
 		p_error_at(p, &name, "array '%.*s' needs a size", (int)name.len, name.s);
 	}
-	p_bind(p, &name, B_SYM, id);
 	if (!at_module) {
 		VEC_RESERVE(p->locals, p->caplocal, p->nlocal + 1);
 		p->locals[p->nlocal++] = id;
@@ -371,8 +380,8 @@ void p_reg_decl(Parser *p)
 			p_expect(p, '>', "'>'");
 			if (count == 0) continue;            /* declares nothing */
 		}
-		if (p->nreg + (size_t)(count ? count : 1) > (size_t)INT32_MAX / 2)
-			p_error_at(p, &name, "too many registers");
+		if (p->nreg + (size_t)(count ? count : 1) > MAX_REGS)
+			p_error_at(p, &name, "more than %d registers in one function", MAX_REGS);
 		VEC_RESERVE(p->rdecl, p->caprdecl, p->nrdecl + 1);
 		RegDecl *d = &p->rdecl[p->nrdecl];
 		d->name = p_intern_tok(p, &name);

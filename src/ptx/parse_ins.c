@@ -13,9 +13,9 @@
  *   .all .any      vote mode, or match mode (MODE_MATCH_*)
  *   .cta .gpu ...  memory scope: Ins.mode of membar/fence/ld/st/atom/red
  *
- * The first type is Ins.type and the second Ins.type2 (cvt.f32.s32:
- * type = f32, type2 = s32), except set, whose written order is
- * `.dtype.stype` and whose Ins.type is the compared type (type2 = dtype).
+ * The first type written is Ins.type and the second Ins.type2, whatever
+ * the opcode: cvt.f32.s32 and set.lt.u32.f32 have type = the result type
+ * (f32, u32), type2 = the source type (s32, f32).
  * Cache operators and every `::` qualifier (.L2::cache_hint,
  * .L1::no_allocate) are kept verbatim, in order, in Ins.hints.
  *
@@ -101,7 +101,8 @@ static const ModDef moddefs[] = {
 	{"mbarrier_init", MC_BAD, 0}, {"satfinite", MC_BAD, 0},
 };
 
-/* modifier name -> ModDef (types included) through a hash built on first use */
+/* modifier name -> ModDef (types included) through a hash built on first use
+ * (not thread-safe: rfsim parses on one thread) */
 enum { MODHASH = 512 };
 static ModDef typedefs[NPTXTYPE];
 static const ModDef *modhash[MODHASH];
@@ -182,8 +183,7 @@ typedef struct Mnem {        /* the mnemonic being decoded */
 	Tok t;
 	char hints[128];
 	size_t nhints;
-	int ntype;
-	int scope;               /* MODE_* of a memory scope, 0 none */
+	int ntype;               /* types seen */
 } Mnem;
 
 static void set8(Parser *p, Mnem *mn, uint8_t *field, uint32_t v, const char *what)
@@ -275,10 +275,6 @@ static void mnemonic(Parser *p, Mnem *mn, Ins *in)
 		const char *m0 = ++q;
 		while (q < end && *q != '.') q++;
 		modifier(p, mn, in, m0, (size_t)(q - m0));
-	}
-	if (op == OP_SET) {                       /* written .dtype.stype */
-		uint8_t t = in->type;
-		in->type = in->type2, in->type2 = t;
 	}
 	if (mn->nhints) in->hints = ir_intern(p->m, mn->hints, mn->nhints);
 }
@@ -391,14 +387,14 @@ static Operand imm_operand(Parser *p, const Ins *in)
 /* off := { ('+' | '-') ['-'] INT } */
 static int64_t offset_sum(Parser *p)
 {
-	int64_t sum = 0;
+	uint64_t sum = 0;                            /* modulo 2^64, like address math */
 	while (p->lx.tok.kind == '+' || p->lx.tok.kind == '-') {
 		int neg = p->lx.tok.kind == '-';
 		p_next(p);
-		int64_t v = p_int(p, "an offset");
-		sum += neg ? -v : v;
+		uint64_t v = (uint64_t)p_int(p, "an offset");
+		sum += neg ? (uint64_t)0 - v : v;
 	}
-	return sum;
+	return (int64_t)sum;
 }
 
 /* addr := '[' (NAME | INT) off ']' */
@@ -416,7 +412,7 @@ static Operand addr_operand(Parser *p)
 	} else {
 		o = opd(OPK_ADDR, -1, p_int(p, "an address"));
 	}
-	o.imm += offset_sum(p);
+	o.imm = (int64_t)((uint64_t)o.imm + (uint64_t)offset_sum(p));
 	p_expect(p, ']', "']'");
 	return o;
 }
@@ -444,14 +440,18 @@ static Operand vec_operand(Parser *p, const Ins *in, int depth)
 	return o;
 }
 
-/* operand := '!' operand | imm | addr | vec | NAME [off] */
+/* operand := '!' NAME | imm | addr | vec | NAME [off] */
 static Operand operand(Parser *p, const Ins *in, int depth)
 {
 	Tok t = p->lx.tok;
-	if (t.kind == '!') {
+	if (t.kind == '!') {                    /* !p: a negated predicate */
 		p_next(p);
-		Operand o = operand(p, in, depth);
-		if (o.kind != OPK_REG || (o.flags & OPDF_NEG)) p_error_at(p, &t, "bad use of '!'");
+		Tok r = p->lx.tok;
+		if (r.kind != TK_IDENT) p_error_at(p, &t, "'!' must precede a predicate register");
+		p_next(p);
+		Operand o = name_operand(p, &r);
+		if (o.kind != OPK_REG || p->regtype[o.reg] != PT_PRED)
+			p_error_at(p, &t, "'!' must precede a predicate register");
 		o.flags |= OPDF_NEG;
 		return o;
 	}
@@ -467,52 +467,51 @@ static Operand operand(Parser *p, const Ins *in, int depth)
 
 /* ---- checks --------------------------------------------------------------- */
 
-/* sources an op takes: [lo, hi] */
-static void src_range(const Ins *in, int *lo, int *hi)
-{
-	int a = 1, b = 1;
-	switch ((Op)in->op) {
-	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MUL24: case OP_DIV: case OP_REM:
-	case OP_COPYSIGN: case OP_ADDC: case OP_SUBC: case OP_AND: case OP_OR: case OP_XOR:
-	case OP_SHL: case OP_SHR: case OP_BMSK: case OP_MATCH: case OP_REDUX:
-		a = b = 2; break;
-	case OP_MIN: case OP_MAX: a = 2, b = 3; break;
-	case OP_MAD: case OP_MAD24: case OP_SAD: case OP_FMA: case OP_MADC: case OP_DP4A:
-	case OP_DP2A: case OP_SHF: case OP_BFE: case OP_FNS: case OP_PRMT: case OP_SELP:
-	case OP_SLCT: a = b = 3; break;
-	case OP_BFI: a = b = 4; break;
-	case OP_LOP3: a = 4, b = 5; break;
-	case OP_SETP: case OP_SET: a = 2, b = 3; break;
-	case OP_ABS: case OP_NEG: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
-	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_TESTP: case OP_NOT:
-	case OP_CNOT: case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_MOV:
-	case OP_CVTA: case OP_ISSPACEP: case OP_PREFETCH: case OP_NANOSLEEP: case OP_BRA:
-		break;
-	case OP_CVT: case OP_LD: case OP_LDU: case OP_VOTE: a = 1, b = 2; break;
-	case OP_ST: case OP_RED: a = 2, b = 3; break;
-	case OP_ATOM: a = 2, b = 4; break;
-	case OP_SHFL: a = 3, b = 4; break;
-	case OP_BAR: case OP_BARRIER: a = 0, b = 3; break;
-	case OP_ACTIVEMASK: case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT:
-	case OP_TRAP: case OP_BRKPT: case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
-		a = b = 0; break;
-	case OP_CALL: a = 2, b = 3; break;
-	}
-	*lo = a, *hi = b;
-}
+typedef struct Shape {        /* what an opcode's operand list looks like */
+	int8_t lo, hi;           /* source operand count */
+	int8_t dest;             /* 1: o[0] (and a piped o[1]) are destinations */
+	int8_t same;             /* same-typed arithmetic: register sizes are checked */
+	int8_t addr;             /* the [address] operand: -1 none, 0 o[0], 1 o[nd] */
+} Shape;
 
-static int has_dest(const Ins *in)
+static Shape shape(const Ins *in)
 {
+	Shape s = {1, 1, 1, 0, -1};
 	switch ((Op)in->op) {
-	case OP_ST: case OP_RED: case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE:
-	case OP_NANOSLEEP: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_TRAP:
-	case OP_BRKPT: case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
-		return 0;
-	case OP_BAR: case OP_BARRIER:
-		return in->mode == MODE_RED;
-	default:
-		return 1;
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_REM: case OP_COPYSIGN:
+	case OP_ADDC: case OP_SUBC: case OP_AND: case OP_OR: case OP_XOR:
+		s.lo = s.hi = 2, s.same = 1; break;
+	case OP_MUL24: case OP_SHL: case OP_SHR: case OP_BMSK: case OP_MATCH: case OP_REDUX:
+		s.lo = s.hi = 2; break;
+	case OP_MIN: case OP_MAX: s.lo = 2, s.hi = 3, s.same = 1; break;
+	case OP_MAD: case OP_FMA: case OP_MADC: case OP_SAD: s.lo = s.hi = 3, s.same = 1; break;
+	case OP_MAD24: case OP_DP4A: case OP_DP2A: case OP_SHF: case OP_BFE: case OP_FNS:
+	case OP_PRMT: case OP_SELP: case OP_SLCT:
+		s.lo = s.hi = 3; break;
+	case OP_BFI: s.lo = s.hi = 4; break;
+	case OP_LOP3: s.lo = 4, s.hi = 5; break;
+	case OP_SETP: case OP_SET: s.lo = 2, s.hi = 3; break;
+	case OP_ABS: case OP_NEG: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
+	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_NOT: case OP_CNOT:
+		s.same = 1; break;
+	case OP_TESTP: case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_MOV:
+	case OP_CVTA: case OP_ISSPACEP:
+		break;
+	case OP_CVT: case OP_VOTE: s.hi = 2; break;
+	case OP_LD: case OP_LDU: s.hi = 2, s.addr = 1; break;
+	case OP_ATOM: s.lo = 2, s.hi = 4, s.addr = 1; break;
+	case OP_ST: case OP_RED: s.lo = 2, s.hi = 3, s.dest = 0, s.addr = 0; break;
+	case OP_PREFETCH: s.dest = 0, s.addr = 0; break;
+	case OP_NANOSLEEP: case OP_BRA: s.dest = 0; break;
+	case OP_SHFL: s.lo = 3, s.hi = 4; break;
+	case OP_ACTIVEMASK: s.lo = s.hi = 0; break;
+	case OP_BAR: case OP_BARRIER: s.lo = 0, s.hi = 3, s.dest = in->mode == MODE_RED; break;
+	case OP_CALL: s.lo = 2, s.hi = 3, s.dest = 0; break;
+	case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BRKPT:
+	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
+		s.lo = s.hi = 0, s.dest = 0; break;
 	}
+	return s;
 }
 
 static int reg_type(const Parser *p, const Operand *o)
@@ -526,21 +525,6 @@ static void need_pred(Parser *p, const Tok *at, const Ins *in, int k)
 	if (o->kind == OPK_REG && p->regtype[o->reg] != PT_PRED)
 		p_error_at(p, at, "operand %d of '%.*s' must be a .pred register", k + 1,
 		           (int)at->len, at->s);
-}
-
-/* same-typed arithmetic: every register operand has the instruction's size */
-static int same_typed(const Ins *in)
-{
-	switch ((Op)in->op) {
-	case OP_ADD: case OP_SUB: case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG:
-	case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_FMA:
-	case OP_DIV: case OP_REM: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
-	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN: case OP_ADDC:
-	case OP_SUBC: case OP_SAD: case OP_MUL: case OP_MAD: case OP_MADC:
-		return in->type != PT_NONE;
-	default:
-		return 0;
-	}
 }
 
 static void check_sizes(Parser *p, const Tok *at, const Ins *in)
@@ -568,12 +552,8 @@ static void check_kinds(Parser *p, const Tok *at, const Ins *in)
 		if (kd != OPK_REG && kd != OPK_VEC && kd != OPK_SINK)
 			p_error_at(p, at, "destination of '%.*s' must be a register", (int)at->len, at->s);
 	}
-	int a = -1;
-	switch ((Op)in->op) {
-	case OP_LD: case OP_LDU: case OP_ATOM: a = in->nd; break;
-	case OP_ST: case OP_RED: case OP_PREFETCH: a = 0; break;
-	default: break;
-	}
+	Shape sh = shape(in);
+	int a = sh.addr < 0 ? -1 : sh.addr ? in->nd : 0;
 	if (a >= 0 && in->o[a].kind != OPK_ADDR)
 		p_error_at(p, at, "'%.*s' needs an [address] operand", (int)at->len, at->s);
 	for (int k = 0; k < in->nd + in->ns; k++)
@@ -585,7 +565,7 @@ static void check_kinds(Parser *p, const Tok *at, const Ins *in)
 		for (int k = 0; k < in->nd; k++) need_pred(p, at, in, k);
 	if ((in->op == OP_SETP || in->op == OP_SET) && in->ns == 3) need_pred(p, at, in, in->nd + 2);
 	if (in->op == OP_SELP) need_pred(p, at, in, in->nd + 2);
-	if (same_typed(in)) check_sizes(p, at, in);
+	if (sh.same && in->type != PT_NONE) check_sizes(p, at, in);
 }
 
 /* ---- calls ---------------------------------------------------------------- */
@@ -671,16 +651,25 @@ static void operands(Parser *p, Ins *in, const Tok *at)
 			}
 		} while (p_accept(p, ','));
 	}
-	int dest = has_dest(in), lo, hi;
-	if (pipe && !dest) p_error_at(p, at, "unexpected '|'");
-	in->nd = (uint8_t)(dest ? 1 + pipe : 0);
+	if (p->lx.tok.kind != ';') {
+		char b[64];
+		snprintf(b, sizeof b, "%.*s", p->lx.tok.len > 40 ? 40 : (int)p->lx.tok.len,
+		         p->lx.tok.s);
+		p_error(p, "expected ';' after the instruction, found '%s'", b);
+	}
+	Shape sh = shape(in);
+	int lo = sh.lo, hi = sh.hi;
+	if (pipe && !sh.dest) p_error_at(p, at, "unexpected '|'");
+	in->nd = (uint8_t)(sh.dest ? 1 + pipe : 0);
 	if (n < in->nd) p_error_at(p, at, "missing operands");
 	in->ns = (uint8_t)(n - in->nd);
-	src_range(in, &lo, &hi);
-	if (in->ns < lo || in->ns > hi)
-		p_error_at(p, at, "'%.*s' takes %d%s%d source operand%s, found %d", (int)at->len,
-		           at->s, lo, lo == hi ? "" : " to ", lo == hi ? -1 : hi, hi == 1 ? "" : "s",
-		           in->ns);
+	if (in->ns < lo || in->ns > hi) {
+		char range[32];
+		if (lo == hi) snprintf(range, sizeof range, "%d", lo);
+		else snprintf(range, sizeof range, "%d to %d", lo, hi);
+		p_error_at(p, at, "'%.*s' takes %s source operand%s, found %d", (int)at->len, at->s,
+		           range, hi == 1 ? "" : "s", in->ns);
+	}
 	memcpy(in->o, o, (size_t)n * sizeof *o);
 }
 

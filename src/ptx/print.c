@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #endif
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,14 @@
 typedef struct Out {
 	const Module *m;
 	FILE *f;
+	const char *ind;         /* indentation of the current block in a body */
 } Out;
+
+static const char *tabs(int depth)
+{
+	static const char t[] = "\t\t\t\t\t\t\t\t";
+	return t + sizeof t - 1 - (depth < 8 ? depth : 8);
+}
 
 static const char *name_of(const Out *o, int32_t sym)
 {
@@ -258,13 +266,8 @@ static void mnemonic(Out *o, const Ins *in)
 	put_mods(o, mods & ~(uint32_t)(MOD_TO | MOD_WARP | MOD_NC | MOD_CC |
 	                                (early_sync ? MOD_SYNC : 0)), ~(uint32_t)0);
 	if (in->vec) fprintf(o->f, ".v%d", in->vec);
-	if (op == OP_SET) {
-		put(o, ptxtype_name[in->type2]);
-		put(o, ptxtype_name[in->type]);
-	} else {
-		put(o, ptxtype_name[in->type]);
-		put(o, ptxtype_name[in->type2]);
-	}
+	put(o, ptxtype_name[in->type]);
+	put(o, ptxtype_name[in->type2]);
 }
 
 static void operand(Out *o, const Func *fn, const Operand *x)
@@ -326,7 +329,7 @@ static void call_args(Out *o, const Func *fn, const Operand *x)
 static void instruction(Out *o, const Func *fn, const Ins *in)
 {
 	char buf[128];
-	fputc('\t', o->f);
+	fputs(o->ind, o->f);
 	if (in->guard >= 0)
 		fprintf(o->f, "@%s%s ", in->guard_neg ? "!" : "",
 		        ir_regname(o->m, fn, in->guard, buf, sizeof buf));
@@ -342,88 +345,165 @@ static void instruction(Out *o, const Func *fn, const Ins *in)
 
 /* ---- bodies --------------------------------------------------------------- */
 
-typedef struct Decls {       /* a function's declarations grouped by block */
-	int32_t *first;          /* nins + 1 slots: block (SCOPE_BEGIN index + 1) -> start */
-	int32_t *order;          /* rdecl indexes (>= 0) and ~locals indexes (< 0) */
+/*
+ * Declarations go back into the block that declared them, in an order that
+ * recreates their ids: a block's declarations made after a nested block
+ * (ids above the nested block's) are written after it.  Blocks are
+ * numbered by slot: 0 the body, i + 1 the block opened by ins[i].
+ */
+typedef struct Decls {
+	int32_t nslot;
+	int32_t *rfirst, *rorder, *rcur;    /* rdecl indexes grouped by slot; next to print */
+	int32_t *sfirst, *sorder, *scur;    /* locals indexes grouped by slot */
+	int32_t *minreg, *minsym;           /* smallest id declared in the slot's subtree */
+	int32_t *parent, *child, *sibling;  /* slot tree: first child, next sibling */
 } Decls;
 
-static int32_t scope_of(const Out *o, const Func *fn, int32_t d)
+static int32_t *group(int32_t nslot, int32_t n, const int32_t *slot_of, int32_t **order)
 {
-	return d >= 0 ? fn->rdecl[d].scope : o->m->syms[fn->locals[~d]].scope;
+	int32_t *first = xcalloc((size_t)nslot + 1, sizeof *first);
+	int32_t *fill = xcalloc((size_t)nslot + 1, sizeof *fill);
+	*order = xmalloc((size_t)n * sizeof **order + 1);
+	for (int32_t i = 0; i < n; i++) first[slot_of[i] + 1]++;
+	for (int32_t b = 1; b <= nslot; b++) first[b] += first[b - 1];
+	memcpy(fill, first, (size_t)nslot * sizeof *fill);
+	for (int32_t i = 0; i < n; i++) (*order)[fill[slot_of[i]]++] = i;
+	free(fill);
+	return first;
 }
 
-static Decls group_decls(const Out *o, const Func *fn)
+static void slot_tree(Decls *g, const Func *fn)
+{
+	int32_t *last = xmalloc((size_t)g->nslot * sizeof *last);
+	int32_t *stack = xmalloc((size_t)g->nslot * sizeof *stack);
+	int32_t sp = 0;
+	for (int32_t b = 0; b < g->nslot; b++) g->child[b] = g->sibling[b] = last[b] = -1;
+	stack[sp++] = 0;
+	for (int32_t i = 0; i < fn->nins; i++) {
+		if (fn->ins[i].op == OP_SCOPE_BEGIN) {
+			int32_t c = i + 1, b = stack[sp - 1];
+			g->parent[c] = b;
+			if (last[b] < 0) g->child[b] = c;
+			else g->sibling[last[b]] = c;
+			last[b] = c;
+			stack[sp++] = c;
+		} else if (fn->ins[i].op == OP_SCOPE_END && sp > 1) {
+			sp--;
+		}
+	}
+	free(last), free(stack);
+}
+
+static void lower_min(Decls *g, int32_t *mins, int32_t slot, int32_t id)
+{
+	for (; slot > 0; slot = g->parent[slot])
+		if (id < mins[slot]) mins[slot] = id;
+}
+
+static Decls group_decls(const Module *m, const Func *fn)
 {
 	Decls g;
-	int32_t n = fn->nrdecl + fn->nlocal;
-	g.first = xcalloc((size_t)fn->nins + 2, sizeof *g.first);
-	g.order = xmalloc((size_t)n * sizeof *g.order + 1);
-	for (int32_t i = 0; i < n; i++) {
-		int32_t d = i < fn->nrdecl ? i : ~(i - fn->nrdecl);
-		g.first[scope_of(o, fn, d) + 1 + 1]++;
+	int32_t n = fn->nrdecl > fn->nlocal ? fn->nrdecl : fn->nlocal;
+	int32_t *slot = xmalloc((size_t)n * sizeof *slot + 1);
+	g.nslot = fn->nins + 1;
+	size_t sz = (size_t)g.nslot * sizeof(int32_t);
+	g.rcur = xmalloc(sz), g.scur = xmalloc(sz);
+	g.minreg = xmalloc(sz), g.minsym = xmalloc(sz);
+	g.parent = xcalloc((size_t)g.nslot, sizeof(int32_t));
+	g.child = xmalloc(sz), g.sibling = xmalloc(sz);
+	slot_tree(&g, fn);
+	for (int32_t i = 0; i < fn->nrdecl; i++) slot[i] = fn->rdecl[i].scope + 1;
+	g.rfirst = group(g.nslot, fn->nrdecl, slot, &g.rorder);
+	for (int32_t i = 0; i < fn->nlocal; i++) slot[i] = m->syms[fn->locals[i]].scope + 1;
+	g.sfirst = group(g.nslot, fn->nlocal, slot, &g.sorder);
+	free(slot);
+	for (int32_t b = 0; b < g.nslot; b++) {
+		g.rcur[b] = g.rfirst[b], g.scur[b] = g.sfirst[b];
+		g.minreg[b] = g.minsym[b] = INT32_MAX;
 	}
-	for (int32_t b = 1; b <= fn->nins + 1; b++) g.first[b] += g.first[b - 1];
-	int32_t *fill = xmalloc(((size_t)fn->nins + 2) * sizeof *fill);
-	memcpy(fill, g.first, ((size_t)fn->nins + 2) * sizeof *fill);
-	for (int32_t i = 0; i < n; i++) {
-		int32_t d = i < fn->nrdecl ? i : ~(i - fn->nrdecl);
-		g.order[fill[scope_of(o, fn, d) + 1]++] = d;
-	}
-	free(fill);
+	for (int32_t i = 0; i < fn->nrdecl; i++)
+		lower_min(&g, g.minreg, fn->rdecl[i].scope + 1, fn->rdecl[i].base);
+	for (int32_t i = 0; i < fn->nlocal; i++)
+		lower_min(&g, g.minsym, m->syms[fn->locals[i]].scope + 1, fn->locals[i]);
 	return g;
 }
 
-static void block_decls(Out *o, const Func *fn, const Decls *g, int32_t scope)
+static void decls_free(Decls *g)
 {
-	for (int32_t k = g->first[scope + 1]; k < g->first[scope + 2]; k++) {
-		int32_t d = g->order[k];
-		if (d >= 0) {
-			const RegDecl *r = &fn->rdecl[d];
-			fputs("\t.reg", o->f);
-			if (r->vec) fprintf(o->f, " .v%d", r->vec);
-			fprintf(o->f, " .%s %s", ptxtype_name[r->type], ir_str(o->m, r->name));
-			if (r->count) fprintf(o->f, "<%d>", r->count);
-			fputs(";\n", o->f);
-			continue;
-		}
-		const Sym *s = &o->m->syms[fn->locals[~d]];
-		if (s->kind == SYM_PROTO) proto_decl(o, s, "\t");
-		else variable(o, s, "\t");
+	free(g->rfirst), free(g->rorder), free(g->rcur), free(g->sfirst), free(g->sorder);
+	free(g->scur), free(g->minreg), free(g->minsym), free(g->parent), free(g->child);
+	free(g->sibling);
+}
+
+static void reg_decl(Out *o, const RegDecl *r)
+{
+	fprintf(o->f, "%s.reg", o->ind);
+	if (r->vec) fprintf(o->f, " .v%d", r->vec);
+	fprintf(o->f, " .%s %s", ptxtype_name[r->type], ir_str(o->m, r->name));
+	if (r->count) fprintf(o->f, "<%d>", r->count);
+	fputs(";\n", o->f);
+}
+
+/* writes slot b's declarations that precede its child block `next` (-1: all) */
+static void flush_decls(Out *o, const Func *fn, Decls *g, int32_t b, int32_t next)
+{
+	int32_t rlim = next > 0 ? g->minreg[next] : INT32_MAX;
+	int32_t slim = next > 0 ? g->minsym[next] : INT32_MAX;
+	for (; g->rcur[b] < g->rfirst[b + 1]; g->rcur[b]++) {
+		const RegDecl *r = &fn->rdecl[g->rorder[g->rcur[b]]];
+		if (r->base > rlim) break;
+		reg_decl(o, r);
+	}
+	for (; g->scur[b] < g->sfirst[b + 1]; g->scur[b]++) {
+		int32_t id = fn->locals[g->sorder[g->scur[b]]];
+		if (id > slim) break;
+		const Sym *s = &o->m->syms[id];
+		if (s->kind == SYM_PROTO) proto_decl(o, s, o->ind);
+		else variable(o, s, o->ind);
 	}
 }
 
 static void body(Out *o, const Func *fn)
 {
-	Decls g = group_decls(o, fn);
+	Decls g = group_decls(o->m, fn);
 	int32_t *lab = xmalloc(((size_t)fn->nins + 2) * sizeof *lab);  /* first label at i */
 	int32_t *nextlab = xmalloc(((size_t)fn->nlabel + 1) * sizeof *nextlab);
+	int32_t *open = xmalloc(((size_t)fn->nins + 1) * sizeof *open), nopen = 0;
 	for (int32_t i = 0; i <= fn->nins; i++) lab[i] = -1;
 	for (int32_t l = fn->nlabel - 1; l >= 0; l--) {
-		int32_t at = fn->labels[l].ins;
-		nextlab[l] = lab[at];
-		lab[at] = l;
+		nextlab[l] = lab[fn->labels[l].ins];
+		lab[fn->labels[l].ins] = l;
 	}
 	fputs("{\n", o->f);
-	block_decls(o, fn, &g, -1);
-	int32_t pg = 0;
-	for (int32_t i = 0; i <= fn->nins; i++) {
+	o->ind = tabs(1);
+	flush_decls(o, fn, &g, 0, g.child[0]);
+	open[nopen++] = 0;
+	for (int32_t i = 0, pg = 0; i <= fn->nins; i++) {
 		for (int32_t l = lab[i]; l >= 0; l = nextlab[l])
 			fprintf(o->f, "%s:\n", ir_str(o->m, fn->labels[l].name));
 		for (; pg < fn->nbpragma && fn->bpragmas[pg].ins <= i; pg++)
-			pragmas(o, fn->bpragmas[pg].text, "\t");
+			pragmas(o, fn->bpragmas[pg].text, o->ind);
 		if (i == fn->nins) break;
 		const Ins *in = &fn->ins[i];
 		if (in->op == OP_SCOPE_BEGIN) {
-			fputs("\t{\n", o->f);
-			block_decls(o, fn, &g, i);
+			fprintf(o->f, "%s{\n", o->ind);
+			open[nopen++] = i + 1;
+			o->ind = tabs(nopen);
+			flush_decls(o, fn, &g, i + 1, g.child[i + 1]);
 		} else if (in->op == OP_SCOPE_END) {
-			fputs("\t}\n", o->f);
+			int32_t c = nopen > 1 ? open[--nopen] : 0;
+			flush_decls(o, fn, &g, c, -1);
+			o->ind = tabs(nopen);
+			fprintf(o->f, "%s}\n", o->ind);
+			flush_decls(o, fn, &g, open[nopen - 1], g.sibling[c]);
 		} else {
 			instruction(o, fn, in);
 		}
 	}
+	while (nopen) flush_decls(o, fn, &g, open[--nopen], -1);
 	fputs("}\n", o->f);
-	free(lab), free(nextlab), free(g.first), free(g.order);
+	free(lab), free(nextlab), free(open);
+	decls_free(&g);
 }
 
 /* ---- the module ----------------------------------------------------------- */
@@ -431,6 +511,7 @@ static void body(Out *o, const Func *fn)
 static void func_item(Out *o, int32_t sym, uint32_t attr, int with_body)
 {
 	const Func *fn = &o->m->funcs[o->m->syms[sym].func];
+	fputc('\n', o->f);
 	func_head(o, fn, attr);
 	if (with_body && fn->has_body) body(o, fn);
 	else fputs(";\n", o->f);
@@ -445,7 +526,7 @@ static void fwd_decls(Out *o, int32_t *k, int32_t before)
 
 void ptx_print(const Module *m, FILE *f)
 {
-	Out o = {m, f};
+	Out o = {m, f, ""};
 	fprintf(f, "//\n// printed by rfsim\n//\n\n.version %d.%d\n.target %s\n"
 	        ".address_size %d\n\n", m->version_major, m->version_minor,
 	        ir_str(m, m->target), m->address_size);
@@ -463,6 +544,12 @@ void ptx_print(const Module *m, FILE *f)
 	for (int32_t i = 0; i < m->nalias; i++)
 		fprintf(f, ".alias %s, %s;\n", name_of(&o, m->aliases[i].sym),
 		        name_of(&o, m->aliases[i].target));
+}
+
+void ptx_print_ins(const Module *m, const Func *fn, const Ins *in, FILE *f)
+{
+	Out o = {m, f, "\t"};
+	instruction(&o, fn, in);
 }
 
 char *ptx_print_str(const Module *m, size_t *len)

@@ -19,5 +19,7 @@ Module *ptx_parse(const char *text, size_t len, const char *filename);
 
 void ptx_print(const Module *m, FILE *f);
 char *ptx_print_str(const Module *m, size_t *len);   /* malloc'd, NUL-terminated */
+/* one instruction of fn as a body line: tab, text, ";\n" (listings, dumps) */
+void ptx_print_ins(const Module *m, const Func *fn, const Ins *in, FILE *f);
 
 #endif

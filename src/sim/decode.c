@@ -5,10 +5,12 @@
  *
  * Frames.  Each function's registers get consecutive 32-bit slots (64-bit
  * registers two, aligned to nothing in particular: slots are not banks)
- * and its predicates consecutive predicate indices.  Its local frame holds,
- * in order, its .local variables, its formal and return parameters (for a
- * .func) and the .param scratch variables of its call sequences, each at
- * its alignment.  A call places the callee's frames right above the
+ * and its predicates consecutive predicate indices; register-allocated
+ * code (Func.phys) instead names its slots, R0..R(nphys-1) and
+ * P0..P(nphys_pred-1), and reports the allocator's register count.  Its
+ * local frame holds, in order, its .local variables, its formal and
+ * return parameters (for a .func) and the .param scratch variables of its
+ * call sequences, each at its alignment.  A call places the callee's frames right above the
  * caller's; the Image records the deepest chain (max_slots, max_preds,
  * max_local) so a warp's buffers are sized once.  When the call graph has
  * a cycle the depth is unknowable: rfsim allows RECURSION_DEPTH nested
@@ -88,10 +90,17 @@ static int reach(const Module *m, int32_t kernel, int32_t **out, int32_t *n)
 	return rec;
 }
 
-/* register slots and predicate indices of one function */
+/* register slots and predicate indices of one function: allocated code
+ * (fn->phys) names its slots, virtual registers get consecutive ones */
 static void layout_regs(Image *img, ImgFunc *f, const Func *fn)
 {
 	f->slot_of = arena_alloc(img->arena, (size_t)(fn->nreg + 1) * sizeof *f->slot_of);
+	if (fn->phys) {
+		memcpy(f->slot_of, fn->phys, (size_t)fn->nreg * sizeof *f->slot_of);
+		f->nslot = fn->nphys;
+		f->npred = fn->nphys_pred;
+		return;
+	}
 	for (int32_t r = 0; r < fn->nreg; r++) {
 		PtxType t = (PtxType)fn->regtype[r];
 		if (t == PT_PRED) {
@@ -244,7 +253,8 @@ Image *image_build(const Program *p, int32_t kernel)
 		if (decode_func(&dc, i)) goto fail;
 	if (decode_finish(&dc)) goto fail;
 	stack_needs(img, m);
-	img->regs_per_thread = img->funcs[0].nslot;
+	img->regs_per_thread = m->funcs[kernel].phys ? m->funcs[kernel].regs_per_thread
+	                                             : img->funcs[0].nslot;
 	free(funcs);
 	decode_ctx_free(&dc);
 	return img;

@@ -129,12 +129,17 @@ static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, in
 		const Alloc *best = NULL;
 		for (int32_t i = 0; i < g->n; i++)     /* nearest live allocation below */
 			if (g->a[i].live && g->a[i].base <= a) best = &g->a[i];
-		if (best)
-			err_append("\n  nearest allocation below: 0x%llx..0x%llx (%llu bytes), "
-			           "%llu bytes past its end", (unsigned long long)best->base,
-			           (unsigned long long)(best->base + best->size - 1),
-			           (unsigned long long)best->size,
-			           (unsigned long long)(a - best->base - best->size + 1));
+		if (best) {
+			uint64_t end = best->base + best->size, past = a - end;
+			err_append("\n  nearest allocation below: 0x%llx..0x%llx (%llu bytes); the "
+			           "access starts ", (unsigned long long)best->base,
+			           (unsigned long long)(end - 1), (unsigned long long)best->size);
+			if (a < end) err_append("inside it and runs past its end");
+			else if (!past) err_append("right after its end");
+			else err_append("%llu bytes after its end", (unsigned long long)past);
+		} else {
+			err_append("\n  no allocation lies below this address");
+		}
 	}
 }
 
@@ -154,6 +159,13 @@ static uint8_t *maddr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64
 		else if (a - GPU_CONST_WIN < GPU_WIN_SIZE) xs = XS_CONST, a -= GPU_CONST_WIN;
 		else if (a - GPU_PARAM_WIN < GPU_WIN_SIZE) xs = XS_KPARAM, a -= GPU_PARAM_WIN;
 		else xs = XS_GLOBAL;
+	}
+	StepTrace *tr = w->trace;
+	if (tr) {
+		tr->space[l] = (uint8_t)xs;
+		tr->addr[l] = xs == XS_FRAME ? a + w->lbase : a;
+		tr->nbytes = n;
+		tr->mem_lanes |= 1u << l;
 	}
 	switch (xs) {
 	case XS_GLOBAL: {
@@ -815,7 +827,8 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		fault(c, w, (uint32_t)__builtin_ctz(gm), d, FAULT_TRAP, "trap instruction executed");
 		return EX_FAULT;
 	case OP_BAR: case OP_BARRIER:
-		if (!gm) break;
+		/* bar.warp.sync: the lanes of a path run in lockstep here already */
+		if (!gm || (d->mods & MOD_WARP)) break;
 		r = exec_bar(c, w, d, gm);
 		break;
 	case OP_LD: case OP_LDU:
@@ -866,6 +879,36 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	return r;
 }
 
+int exec_step(Cta *c, Warp *w)
+{
+	const DIns *code = c->L->img->code;
+	for (;;) {
+		const SimtEntry *t = &w->stk[w->nstk - 1];
+		const DIns *d = &code[t->pc];
+		uint32_t act = t->mask;
+		StepTrace *tr = w->trace;
+		if (tr && !(d->flags & DF_INTERNAL)) {
+			tr->pc = t->pc;
+			tr->active = act;
+			tr->exec = act;
+			if (d->guard >= 0) {
+				uint32_t p = pred(w, d->guard);
+				tr->exec &= d->guard_neg ? ~p : p;
+			}
+			tr->mem_lanes = 0;
+		}
+		int internal = (d->flags & DF_INTERNAL) != 0;
+		if (!internal) {
+			w->ninsts++;
+			w->nthread += (uint64_t)__builtin_popcount(act);
+		}
+		int r = step(c, w, d, act);
+		if (r != EX_OK) return r;
+		if (w->state == W_DONE) return EX_DONE;
+		if (!internal) return EX_OK;
+	}
+}
+
 int exec_run(Cta *c, Warp *w, int64_t budget)
 {
 	const DIns *code = c->L->img->code;
@@ -890,6 +933,7 @@ void warp_reset(Warp *w, const Cta *c, int32_t widx)
 	uint32_t first = (uint32_t)widx * 32;
 	uint32_t n = L->nthreads - first < 32 ? L->nthreads - first : 32;
 	w->nstk = 0;
+	w->trace = NULL;
 	w->valid = n == 32 ? ~0u : (1u << n) - 1;
 	w->exited = ~w->valid;
 	simt_push(w, (SimtEntry){L->img->funcs[0].entry, -1, w->valid, -1, 0, 0, 0, 0, 0});

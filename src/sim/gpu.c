@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/pass.h"
 #include "base/base.h"
 #include "ptx/ptx.h"
 #include "sim/prog.h"
@@ -29,6 +30,7 @@ struct Gpu {
 	Config cfg;
 	GMem gm;
 	KernelStats *stats; int32_t nstats, capstats;
+	int64_t total_insts;     /* warp instructions over every launch (sim.max_warp_insts) */
 };
 
 Gpu *gpu_new(const Config *cfg)
@@ -159,6 +161,10 @@ int gpu_load_ptx(Gpu *g, const char *text, size_t len, const char *filename, Pro
 {
 	Module *m = ptx_parse(text, len, filename);
 	if (!m) return RF_EINPUT;
+	if (pass_run(m, &g->cfg)) {     /* analyses, register allocation (src/analysis) */
+		ir_free(m);
+		return RF_EINPUT;
+	}
 	Program *p = xcalloc(1, sizeof *p);
 	p->m = m;
 	p->src = xstrndup(text, len);
@@ -360,10 +366,9 @@ static int run_cta(Cta *c, int64_t *budget)
 			ran = 1;
 			if (*budget <= 0) {
 				gpu_set_fault(FAULT_LIMIT);
-				err_set("kernel %s stopped after the instruction limit (config key "
-				        "sim.max_warp_insts = %lld): a runaway loop, or blocks waiting "
-				        "for each other, which functional mode runs one at a time",
-				        c->L->kname, (long long)c->L->max_insts);
+				err_set("kernel %s stopped at the instruction limit (%s): a runaway "
+				        "loop, or blocks waiting for each other, which functional mode "
+				        "runs one at a time", c->L->kname, c->L->limit_why);
 				return RF_ERUNTIME;
 			}
 		}
@@ -404,8 +409,20 @@ int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
 	L.cbank_bytes = p->cbank_bytes;
 	L.nsm = (int32_t)g->cfg.sm_count;
 	L.clock_ghz = (double)g->cfg.gpu_clock_mhz / 1000.0;
-	L.max_insts = g->cfg.sim_max_warp_insts > 0 ? g->cfg.sim_max_warp_insts : INT64_MAX;
-	int64_t budget = L.max_insts;
+	/* two limits: sim.watchdog per kernel, sim.max_warp_insts for the whole run */
+	int64_t budget = INT64_MAX;
+	char why[160] = "";
+	if (g->cfg.sim_watchdog > 0) {
+		budget = g->cfg.sim_watchdog;
+		snprintf(why, sizeof why, "config key sim.watchdog = %lld warp instructions per kernel",
+		         (long long)g->cfg.sim_watchdog);
+	}
+	if (g->cfg.sim_max_warp_insts > 0 && g->cfg.sim_max_warp_insts - g->total_insts < budget) {
+		budget = g->cfg.sim_max_warp_insts - g->total_insts;
+		snprintf(why, sizeof why, "config key sim.max_warp_insts = %lld for the whole run",
+		         (long long)g->cfg.sim_max_warp_insts);
+	}
+	L.limit_why = why;
 	int32_t nwarps = (int32_t)((L.nthreads + 31) / 32);
 	uint32_t shared = img->dyn_base + dyn;
 	CtaBuf buf;
@@ -437,6 +454,7 @@ int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
 		}
 	}
 	ks.sim_seconds = now_sec() - t0;
+	g->total_insts += (int64_t)ks.warp_insts;
 	ctabuf_free(&buf);
 	VEC_RESERVE(g->stats, g->capstats, (size_t)g->nstats + 1);
 	g->stats[g->nstats++] = ks;

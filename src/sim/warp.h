@@ -41,7 +41,20 @@ typedef struct SimtEntry {
 
 enum { W_READY, W_BARRIER, W_DONE };
 
+/* What one executed instruction did, for a timing model: filled by
+ * exec_step() when the warp has a trace buffer (Warp.trace). */
+typedef struct StepTrace {
+	int32_t pc;              /* the instruction's pc in Image.code */
+	uint32_t active;         /* lanes of the SIMT path that issued it */
+	uint32_t exec;           /* lanes that executed it (guard applied) */
+	uint8_t space[32];       /* memory ops: XS_* per lane, generic addresses resolved */
+	uint64_t addr[32];       /* memory ops: address per lane in that space */
+	uint32_t nbytes;         /* memory ops: bytes per lane access */
+	uint32_t mem_lanes;      /* lanes whose addr[] is valid */
+} StepTrace;
+
 typedef struct Warp {
+	StepTrace *trace;        /* NULL in functional mode */
 	SimtEntry *stk;          /* SIMT stack, stk[nstk-1] is the top */
 	int32_t nstk, capstk;
 	uint32_t *regs;          /* register slots of all frames: [slot][32] */
@@ -100,7 +113,7 @@ struct Launch {
 	uint32_t cbank_bytes;
 	int32_t nsm;
 	double clock_ghz;
-	int64_t max_insts;       /* sim.max_warp_insts, or INT64_MAX */
+	const char *limit_why;   /* which instruction limit applies, for the report */
 };
 
 enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT };
@@ -112,6 +125,11 @@ void warp_reset(Warp *w, const Cta *c, int32_t widx);
 /* run warp w until it waits at a barrier, finishes, faults, or has issued
  * `budget` instructions; returns EX_* */
 int exec_run(Cta *c, Warp *w, int64_t budget);
+/* execute exactly one warp instruction (internal special-register reads
+ * included) and return EX_*; with w->trace set, describe it there */
+int exec_step(Cta *c, Warp *w);
+/* pc of the warp's next instruction, -1 when done */
+static inline int32_t warp_pc(const Warp *w) { return w->nstk ? w->stk[w->nstk - 1].pc : -1; }
 /* a barrier whose expected count is met: release its waiting warps */
 void cta_release_barriers(Cta *c);
 

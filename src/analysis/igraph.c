@@ -1,0 +1,353 @@
+/*
+ * igraph.c -- the interference graph of one function, with the moves the
+ * coalescer may remove, spill costs and register pressure.
+ *
+ * Two registers interfere when one is written where the other holds a
+ * value some path still reads (Chaitin; Appel, "Modern Compiler
+ * Implementation", 11.1): walking each block backward from its live-out
+ * set (live.c), every register an instruction writes gets an edge to
+ * everything live after it, except, for a copy `mov d, s`, the source s
+ * (so the copy can be coalesced).  The registers one instruction writes
+ * also interfere with each other.  A guarded write (@p mov d, ...) kills
+ * nothing, as in live.c.
+ *
+ * Undefined values.  Per-thread liveness treats a register read on some
+ * path before any write as live all the way up to the entry: nvcc's PTX
+ * does this when a value is set on one side of a branch and read under
+ * the same condition later.  The value on the other paths is garbage, so
+ * holding it costs nothing: a register is live here only where it is also
+ * maybe-defined (some write reaches; a forward dataflow), the refinement
+ * LLVM and most register allocators make.  Without it such a register
+ * would interfere with everything from the entry on.
+ *
+ * Spill cost is the number of reads and writes, each weighted by 10 to the
+ * power of its loop depth (Chaitin's estimate).  Pressure, per class, is
+ * the most slots live at once counting an instruction's writes with what
+ * is live after it: the target colouring aims for (regalloc.c).  kmin is
+ * the most general slots a single instruction names; no cap below it can
+ * be met by spilling.
+ *
+ * Edges are kept in a hash set of 64-bit keys (open addressing, linear
+ * probing, load <= 1/2) beside per-node neighbour vectors: the coalescer
+ * merges nodes and asks "do a and b interfere" of the merged graph.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/ra_int.h"
+#include "base.h"
+
+int ra_reg_width(PtxType t)
+{
+	if (t == PT_PRED) return 0;
+	int s = ptxtype_size(t);
+	return s > 4 ? s / 4 : 1;
+}
+
+void ra_grow(Ra *ra, int32_t n)
+{
+	if (n <= ra->ncap) return;
+	int32_t c = ra->ncap ? ra->ncap : 64;
+	while (c < n) c *= 2;
+	size_t o = (size_t)ra->ncap, k = (size_t)c;
+	ra->regtype = xrealloc(ra->regtype, k);
+	ra->cls = xrealloc(ra->cls, k);
+	ra->wid = xrealloc(ra->wid, k);
+	ra->temp = xrealloc(ra->temp, k);
+	ra->spill = xrealloc(ra->spill, k);
+	ra->cost = xrealloc(ra->cost, k * sizeof *ra->cost);
+	ra->rep = xrealloc(ra->rep, k * sizeof *ra->rep);
+	ra->colour = xrealloc(ra->colour, k * sizeof *ra->colour);
+	ra->adj = xrealloc(ra->adj, k * sizeof *ra->adj);
+	memset(ra->temp + o, 0, k - o);
+	memset(ra->adj + o, 0, (k - o) * sizeof *ra->adj);
+	ra->ncap = c;
+}
+
+int32_t ra_new_reg(Ra *ra, PtxType t, int temp)
+{
+	int32_t r = ra->n;
+	ra_grow(ra, r + 1);
+	ra->regtype[r] = (uint8_t)t;
+	ra->temp[r] = (uint8_t)temp;
+	ra->cls[r] = CL_NONE;
+	ra->wid[r] = (uint8_t)ra_reg_width(t);
+	ra->spill[r] = 0;
+	ra->cost[r] = 0;
+	ra->rep[r] = r;
+	ra->colour[r] = -1;
+	ra->n = r + 1;
+	ra->f->regtype = ra->regtype;
+	ra->f->nreg = ra->n;
+	return r;
+}
+
+/* ---- edge set ---------------------------------------------------------------- */
+
+static uint32_t ehash(uint64_t k)
+{
+	return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+static uint64_t ekey(int32_t a, int32_t b)
+{
+	return a < b ? (uint64_t)a << 32 | (uint32_t)b : (uint64_t)b << 32 | (uint32_t)a;
+}
+
+static void eset_grow(Ra *ra)
+{
+	uint32_t oc = ra->ecap, nc = oc ? oc * 2 : 1024;
+	uint64_t *old = ra->eset;
+	ra->eset = xmalloc(sizeof(uint64_t) * nc);
+	memset(ra->eset, 0xff, sizeof(uint64_t) * nc);
+	ra->ecap = nc;
+	for (uint32_t i = 0; i < oc; i++) {
+		if (old[i] == UINT64_MAX) continue;
+		uint32_t h = ehash(old[i]) & (nc - 1);
+		while (ra->eset[h] != UINT64_MAX) h = (h + 1) & (nc - 1);
+		ra->eset[h] = old[i];
+	}
+	free(old);
+}
+
+int igraph_edge(const Ra *ra, int32_t a, int32_t b)
+{
+	if (!ra->ecap) return 0;
+	uint64_t k = ekey(a, b);
+	for (uint32_t h = ehash(k) & (ra->ecap - 1); ra->eset[h] != UINT64_MAX;
+	     h = (h + 1) & (ra->ecap - 1))
+		if (ra->eset[h] == k) return 1;
+	return 0;
+}
+
+static void ivec_push(IVec *v, int32_t x)
+{
+	VEC_RESERVE(v->v, v->cap, (size_t)v->n + 1);
+	v->v[v->n++] = x;
+}
+
+void igraph_add(Ra *ra, int32_t a, int32_t b)
+{
+	if (a == b) return;
+	if ((ra->nedge + 1) * 2 > ra->ecap) eset_grow(ra);
+	uint64_t k = ekey(a, b);
+	uint32_t h = ehash(k) & (ra->ecap - 1);
+	for (; ra->eset[h] != UINT64_MAX; h = (h + 1) & (ra->ecap - 1))
+		if (ra->eset[h] == k) return;
+	ra->eset[h] = k;
+	ra->nedge++;
+	ivec_push(&ra->adj[a], b);
+	ivec_push(&ra->adj[b], a);
+}
+
+void igraph_free(Ra *ra)
+{
+	for (int32_t r = 0; r < ra->ncap; r++) {
+		free(ra->adj[r].v);
+		ra->adj[r] = (IVec){0};
+	}
+	free(ra->eset);
+	ra->eset = NULL;
+	ra->ecap = ra->nedge = 0;
+	ra->nmv = 0;
+}
+
+/* ---- building ---------------------------------------------------------------- */
+
+typedef struct Walk {        /* the backward walk over one block */
+	uint64_t *cur;           /* live (and maybe-defined) after the current point */
+	const uint64_t *mdin;    /* maybe-defined on entry to the block */
+	int32_t *fdef;           /* first write of each register in the block */
+	int32_t *fstamp;         /* block that fdef belongs to */
+	int32_t blk;
+	int32_t weight[3];       /* slots in cur per class */
+	int32_t *buf;            /* reads and writes of one instruction */
+} Walk;
+
+static int bit(const uint64_t *s, int32_t r) { return (int)(s[r >> 6] >> (r & 63) & 1); }
+
+/* is r maybe-defined just before instruction i of the walk's block? */
+static int maydef(const Walk *w, int32_t r, int32_t i)
+{
+	return bit(w->mdin, r) || (w->fstamp[r] == w->blk && w->fdef[r] < i);
+}
+
+static void cur_set(Ra *ra, Walk *w, int32_t r, int on)
+{
+	uint64_t m = (uint64_t)1 << (r & 63);
+	if (!!(w->cur[r >> 6] & m) == on) return;
+	w->cur[r >> 6] ^= m;
+	int c = ra->cls[r], wt = c == CL_GEN ? ra->wid[r] : 1;
+	w->weight[c] += on ? wt : -wt;
+}
+
+/* maybe-defined sets on block entry: out(b) = in(b) | writes(b) */
+static uint64_t *maydef_in(const Cfg *c, int32_t words, int32_t *buf)
+{
+	const Func *f = c->f;
+	int32_t nb = c->nblock + 1;
+	uint64_t *in = xcalloc((size_t)nb * (size_t)words * 2, sizeof(uint64_t));
+	uint64_t *gen = in + (size_t)nb * (size_t)words;
+	for (int32_t b = 0; b < c->nblock; b++)
+		for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
+			int n = live_defs(f, &f->ins[i], buf, RA_MAXSLOT);
+			for (int k = 0; k < n; k++) gen[(size_t)b * words + (buf[k] >> 6)] |=
+				(uint64_t)1 << (buf[k] & 63);
+		}
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int32_t k = 0; k < nb; k++) {
+			int32_t b = c->rpo[k];
+			uint64_t *bi = in + (size_t)b * words;
+			for (int32_t p = 0; p < c->blocks[b].npred; p++) {
+				int32_t q = c->blocks[b].pred[p];
+				const uint64_t *qi = in + (size_t)q * words, *qg = gen + (size_t)q * words;
+				for (int32_t j = 0; j < words; j++) {
+					uint64_t v = bi[j] | qi[j] | qg[j];
+					changed |= v != bi[j];
+					bi[j] = v;
+				}
+			}
+		}
+	}
+	return in;
+}
+
+static int is_move(const Ra *ra, const Ins *in)
+{
+	if (in->op != OP_MOV || in->guard >= 0 || in->nd != 1 || in->ns != 1) return 0;
+	const Operand *d = &in->o[0], *s = &in->o[1];
+	if (d->kind != OPK_REG || s->kind != OPK_REG || (s->flags & OPDF_NEG)) return 0;
+	return ra->cls[d->reg] == ra->cls[s->reg] && ra->wid[d->reg] == ra->wid[s->reg];
+}
+
+static double depth_weight(const Cfg *c, int32_t b)
+{
+	int d = c->loop_depth[b] < 6 ? c->loop_depth[b] : 6;
+	double w = 1;
+	while (d-- > 0) w *= 10;
+	return w;
+}
+
+/* interference of instruction i's writes; updates w->cur to before i */
+static void walk_ins(Ra *ra, Walk *w, const Cfg *c, int32_t i, double wt)
+{
+	const Func *f = ra->f;
+	const Ins *in = &f->ins[i];
+	int32_t *buf = w->buf;
+	int nd = live_defs(f, in, buf, RA_MAXSLOT);
+	int32_t src = is_move(ra, in) ? in->o[1].reg : -1;
+	if (src >= 0) {
+		VEC_RESERVE(ra->mv, ra->capmv, (size_t)ra->nmv + 1);
+		ra->mv[ra->nmv++] = (Move){in->o[0].reg, src, wt};
+	}
+	int32_t press[3] = {w->weight[0], w->weight[1], w->weight[2]};
+	for (int k = 0; k < nd; k++) {
+		int32_t d = buf[k];
+		int cl = ra->cls[d];
+		ra->cost[d] += wt;
+		if (!bit(w->cur, d)) press[cl] += cl == CL_GEN ? ra->wid[d] : 1;
+		for (int32_t j = 0; j < (ra->n + 63) / 64; j++)
+			for (uint64_t m = w->cur[j]; m; m &= m - 1) {
+				int32_t r = j * 64 + __builtin_ctzll(m);
+				if (r != d && r != src && ra->cls[r] == cl) igraph_add(ra, d, r);
+			}
+		for (int q = 0; q < k; q++)
+			if (ra->cls[buf[q]] == cl) igraph_add(ra, d, buf[q]);
+	}
+	for (int cl = CL_GEN; cl <= CL_PRED; cl++)
+		if (press[cl] > ra->pressure[cl]) ra->pressure[cl] = press[cl];
+	for (int k = 0; k < nd; k++)
+		if (in->guard < 0 || !maydef(w, buf[k], i)) cur_set(ra, w, buf[k], 0);
+	int nu = live_uses(f, in, buf, RA_MAXSLOT);
+	for (int k = 0; k < nu; k++) {
+		ra->cost[buf[k]] += wt;
+		if (maydef(w, buf[k], i)) cur_set(ra, w, buf[k], 1);
+	}
+	(void)c;
+}
+
+/* slots of general registers instruction in names (each once) */
+static int32_t ins_slots(const Ra *ra, const Func *f, const Ins *in, int32_t *buf)
+{
+	int n = live_defs(f, in, buf, RA_MAXSLOT);
+	n += live_uses(f, in, buf + n, RA_MAXSLOT - n);
+	int32_t s = 0;
+	for (int k = 0; k < n; k++) {
+		int dup = 0;
+		for (int q = 0; q < k && !dup; q++) dup = buf[q] == buf[k];
+		if (!dup && ra->cls[buf[k]] == CL_GEN) s += ra->wid[buf[k]];
+	}
+	return s;
+}
+
+static void classify(Ra *ra)
+{
+	const Func *f = ra->f;
+	int32_t *buf = xmalloc(sizeof(int32_t) * RA_MAXSLOT * 2);
+	memset(ra->cls, CL_NONE, (size_t)ra->n);
+	for (int32_t i = 0; i < f->nins; i++) {
+		int n = live_defs(f, &f->ins[i], buf, RA_MAXSLOT);
+		n += live_uses(f, &f->ins[i], buf + n, RA_MAXSLOT);
+		for (int k = 0; k < n; k++) {
+			int32_t r = buf[k];
+			ra->cls[r] = ra->regtype[r] == PT_PRED ? CL_PRED : CL_GEN;
+			ra->wid[r] = (uint8_t)ra_reg_width((PtxType)ra->regtype[r]);
+		}
+	}
+	ra->kmin = 1;
+	for (int32_t i = 0; i < f->nins; i++) {
+		int32_t s = ins_slots(ra, f, &f->ins[i], buf);
+		if (s > ra->kmin) ra->kmin = s;
+	}
+	free(buf);
+}
+
+void igraph_build(Ra *ra, const Cfg *c, const Live *l)
+{
+	const Func *f = ra->f;
+	int32_t words = l->words;
+	classify(ra);
+	for (int32_t r = 0; r < ra->n; r++) {
+		ra->rep[r] = r;
+		ra->cost[r] = 0;
+		ra->colour[r] = -1;
+		ra->spill[r] = 0;
+	}
+	memset(ra->pressure, 0, sizeof ra->pressure);
+	Walk w = {0};
+	w.buf = xmalloc(sizeof(int32_t) * RA_MAXSLOT);
+	w.cur = xmalloc(sizeof(uint64_t) * (size_t)words);
+	w.fdef = xmalloc(sizeof(int32_t) * (size_t)ra->n * 2);
+	w.fstamp = w.fdef + ra->n;
+	for (int32_t r = 0; r < ra->n; r++) w.fstamp[r] = -1;
+	uint64_t *mdin = maydef_in(c, words, w.buf);
+	for (int32_t b = 0; b < c->nblock; b++) {
+		const Block *bb = &c->blocks[b];
+		w.blk = b;
+		w.mdin = mdin + (size_t)b * words;
+		for (int32_t i = bb->last; i >= bb->first; i--) {   /* first writes */
+			int n = live_defs(f, &f->ins[i], w.buf, RA_MAXSLOT);
+			for (int k = 0; k < n; k++) {
+				w.fstamp[w.buf[k]] = b;
+				w.fdef[w.buf[k]] = i;
+			}
+		}
+		memset(w.cur, 0, sizeof(uint64_t) * (size_t)words);
+		memset(w.weight, 0, sizeof w.weight);
+		const uint64_t *out = l->blk_out + (size_t)b * words;
+		for (int32_t j = 0; j < words; j++)
+			for (uint64_t m = out[j]; m; m &= m - 1) {
+				int32_t r = j * 64 + __builtin_ctzll(m);
+				if (ra->cls[r] && maydef(&w, r, bb->last + 1)) cur_set(ra, &w, r, 1);
+			}
+		double wt = depth_weight(c, b);
+		for (int32_t i = bb->last; i >= bb->first; i--) walk_ins(ra, &w, c, i, wt);
+	}
+	for (int32_t r = 0; r < ra->n; r++)
+		if (ra->temp[r] || (ra->cls[r] == CL_GEN && ra->wid[r] > 2)) ra->cost[r] = 1e300;
+	free(mdin);
+	free(w.buf);
+	free(w.cur);
+	free(w.fdef);
+}

@@ -1,0 +1,203 @@
+/*
+ * pass.c -- the compiler pipeline: what happens to a parsed module before
+ * the functional core decodes it.  pass_run is the whole sequence:
+ *
+ *   for each function with a body:
+ *     cfg_build           blocks, dominators, loops          dump letter c
+ *     live_compute        per-thread liveness                 dump letter l
+ *     live_compute_div    warp-level liveness (dump only)     dump letter d
+ *     regalloc_func       virtual -> architected registers    dump letters s, a
+ *   kernel_regs           each kernel's register count, callees included
+ *   (the module, printed)                                     dump letter p
+ *
+ * `-s compiler.dump=LETTERS` writes those dumps to stderr; `-s
+ * compiler.regalloc=0` skips allocation, so the functional core runs
+ * nvcc's virtual registers (the differential test of the allocator).
+ * Later mechanism passes (LTRF intervals, RegMutex acquire/release) run
+ * on the allocated code and join the sequence here.
+ *
+ * Register cap of a kernel: the smallest of sm.max_regs_per_thread,
+ * maxrregcount (if set), .maxnreg, and the launch-bounds cap of .maxntid
+ * (with .minnctapersm, default 1), as nvcc derives it (occupancy.c).  A
+ * device function gets the smallest cap of the kernels that reach it.
+ *
+ * Registers per thread of a kernel: the most that it or any function it
+ * can call uses.  That is ptxas's rule under the ABI (callees share the
+ * caller's register file and save what they clobber), so `ptxas -v`
+ * numbers compare directly.  rfsim's functional core gives each call its
+ * own frame of slots instead, so no save/restore code is modelled.
+ */
+#include "analysis/pass.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cfg.h"
+#include "analysis/live.h"
+#include "analysis/occupancy.h"
+#include "base.h"
+#include "ptx.h"
+
+typedef struct Dumps { int c, l, d, s, a, p; } Dumps;
+
+static Dumps dumps_of(const Config *cfg)
+{
+	const char *s = cfg->compiler_dump;
+	return (Dumps){strchr(s, 'c') != NULL, strchr(s, 'l') != NULL, strchr(s, 'd') != NULL,
+	               strchr(s, 's') != NULL, strchr(s, 'a') != NULL, strchr(s, 'p') != NULL};
+}
+
+static int32_t threads_of(const int32_t d[3])
+{
+	if (!d[0]) return 0;
+	return d[0] * (d[1] ? d[1] : 1) * (d[2] ? d[2] : 1);
+}
+
+static int32_t kernel_cap(const Func *f, const Config *cfg, const char **why)
+{
+	int32_t cap = (int32_t)cfg->sm_max_regs_per_thread;
+	*why = "sm.max_regs_per_thread";
+	if (cfg->maxrregcount > 0 && cfg->maxrregcount < cap)
+		cap = (int32_t)cfg->maxrregcount, *why = "maxrregcount";
+	if (f->maxnreg > 0 && f->maxnreg < cap) cap = f->maxnreg, *why = ".maxnreg";
+	int32_t t = threads_of(f->maxntid), rt = threads_of(f->reqntid);
+	if (!t) t = rt;
+	if (t > 0) {
+		int32_t lb = occupancy_launch_cap(cfg, t, f->minnctapersm);
+		if (lb > 0 && lb < cap) cap = lb, *why = "launch bounds";
+	}
+	return cap;
+}
+
+/* functions reachable from fi by direct calls (fi included), marked in seen */
+static void reach(const Module *m, int32_t fi, uint8_t *seen, int32_t *stk)
+{
+	int32_t sp = 0;
+	memset(seen, 0, (size_t)m->nfunc);
+	seen[fi] = 1;
+	stk[sp++] = fi;
+	while (sp) {
+		const Func *f = &m->funcs[stk[--sp]];
+		for (int32_t i = 0; i < f->nins; i++) {
+			const Ins *in = &f->ins[i];
+			for (int k = 0; in->op == OP_CALL && k < in->nd + in->ns; k++) {
+				if (in->o[k].kind != OPK_SYM) continue;
+				const Sym *s = &m->syms[in->o[k].reg];
+				if (s->kind == SYM_FUNC && s->func >= 0 && !seen[s->func])
+					seen[s->func] = 1, stk[sp++] = s->func;
+			}
+		}
+	}
+}
+
+void pass_reachable(const Module *m, int32_t fi, uint8_t *seen)
+{
+	int32_t *stk = xmalloc(sizeof(int32_t) * ((size_t)m->nfunc + 1));
+	reach(m, fi, seen, stk);
+	free(stk);
+}
+
+int32_t pass_reg_cap(const Module *m, int32_t fi, const Config *cfg, const char **why)
+{
+	const Func *f = &m->funcs[fi];
+	if (f->attr & ATTR_ENTRY) return kernel_cap(f, cfg, why);
+	uint8_t *seen = xmalloc((size_t)m->nfunc + 1);
+	int32_t *stk = xmalloc(sizeof(int32_t) * ((size_t)m->nfunc + 1));
+	int32_t cap = -1;
+	const char *w = "sm.max_regs_per_thread";
+	for (int32_t k = 0; k < m->nfunc; k++) {
+		if (!(m->funcs[k].attr & ATTR_ENTRY) || !m->funcs[k].has_body) continue;
+		reach(m, k, seen, stk);
+		const char *kw;
+		int32_t c = kernel_cap(&m->funcs[k], cfg, &kw);
+		if (seen[fi] && (cap < 0 || c < cap)) cap = c, w = kw;
+	}
+	free(seen);
+	free(stk);
+	*why = w;
+	if (cap < 0) return kernel_cap(f, cfg, why);
+	return cap;
+}
+
+/* Func.regs_per_thread of each kernel: its own or its callees', the most */
+static void kernel_regs(Module *m)
+{
+	uint8_t *seen = xmalloc((size_t)m->nfunc + 1);
+	int32_t *stk = xmalloc(sizeof(int32_t) * ((size_t)m->nfunc + 1));
+	for (int32_t k = 0; k < m->nfunc; k++) {
+		Func *f = &m->funcs[k];
+		if (!(f->attr & ATTR_ENTRY) || !f->phys) continue;
+		reach(m, k, seen, stk);
+		for (int32_t j = 0; j < m->nfunc; j++)
+			if (seen[j] && m->funcs[j].nphys > f->regs_per_thread)
+				f->regs_per_thread = m->funcs[j].nphys;
+	}
+	free(seen);
+	free(stk);
+}
+
+static void dump_analyses(const Module *m, const Func *f, const Dumps *d)
+{
+	Cfg *c = cfg_build(f);
+	if (d->c) cfg_dump(c, m, stderr);
+	if (d->l) {
+		Live *l = live_compute(c);
+		live_dump(l, m, stderr);
+		live_free(l);
+	}
+	if (d->d) {
+		Live *l = live_compute_div(c);
+		fputs("warp-level ", stderr);
+		live_dump(l, m, stderr);
+		live_free(l);
+	}
+	cfg_free(c);
+}
+
+static int allocate(Module *m, int32_t fi, const Config *cfg, const Dumps *d, PassFunc *pf)
+{
+	RaOpts o = {0};
+	o.cap = pass_reg_cap(m, fi, cfg, &pf->cap_why);
+	o.npred = (int32_t)cfg->compiler_pred_regs;
+	o.dump = d->a ? stderr : NULL;
+	o.dump_spill = d->s ? stderr : NULL;
+	pf->cap = o.cap;
+	return regalloc_func(m, fi, &o, &pf->ra);
+}
+
+int pass_run_report(Module *m, const Config *cfg, PassReport *r)
+{
+	Dumps d = dumps_of(cfg);
+	PassFunc *pf = xcalloc((size_t)m->nfunc + 1, sizeof *pf);
+	int rc = RF_OK;
+	for (int32_t i = 0; i < m->nfunc && rc == RF_OK; i++) {
+		Func *f = &m->funcs[i];
+		if (!f->has_body || (f->attr & ATTR_PROTO)) continue;
+		double t0 = now_sec();
+		if (d.c || d.l || d.d) dump_analyses(m, f, &d);
+		if (cfg->compiler_regalloc) rc = allocate(m, i, cfg, &d, &pf[i]);
+		pf[i].seconds = now_sec() - t0;
+	}
+	kernel_regs(m);
+	if (d.p && rc == RF_OK) ptx_print(m, stderr);
+	if (r) {
+		r->funcs = pf;
+		r->nfunc = m->nfunc;
+	} else {
+		free(pf);
+	}
+	return rc;
+}
+
+int pass_run(Module *m, const Config *cfg)
+{
+	return pass_run_report(m, cfg, NULL);
+}
+
+void pass_report_free(PassReport *r)
+{
+	free(r->funcs);
+	r->funcs = NULL;
+	r->nfunc = 0;
+}

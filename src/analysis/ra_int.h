@@ -1,0 +1,103 @@
+/*
+ * ra_int.h -- what the register allocator's files share (regalloc.h has
+ * the interface): the allocation context Ra, the interference graph, and
+ * the instruction-stream editor.
+ *
+ * Node ids are register ids of the function being allocated; the graph
+ * grows as spilling adds temporaries.  Registers belong to one of two
+ * classes, general (32-bit slots; a value takes `wid` 1, 2 or 4 aligned
+ * slots) and predicate, and interfere only within their class.
+ */
+#ifndef RFSIM_ANALYSIS_RA_INT_H
+#define RFSIM_ANALYSIS_RA_INT_H
+
+#include <stdint.h>
+
+#include "analysis/cfg.h"
+#include "analysis/live.h"
+#include "analysis/regalloc.h"
+
+enum { CL_NONE, CL_GEN, CL_PRED };   /* register classes (Ra.cls) */
+enum { RA_MAXSLOT = 1 + INS_MAXOPD * 256 };   /* registers one instruction names */
+
+typedef struct IVec { int32_t *v, n, cap; } IVec;
+
+typedef struct Move {        /* a register copy the coalescer may remove */
+	int32_t dst, src;
+	double weight;           /* execution-frequency estimate, 10^loop depth */
+} Move;
+
+typedef struct Ra {
+	Module *m;
+	Func *f;
+	int32_t fi;              /* f's index in m->funcs */
+	const RaOpts *o;
+	RaStats *st;
+	int32_t cap;             /* general slots available (>= kmin) */
+	int32_t nreg0;           /* registers of the input; ids above are new */
+	/* per register id, n of them (capacity ncap) */
+	int32_t n, ncap;
+	uint8_t *regtype;        /* PtxType; Func.regtype points here while allocating */
+	uint8_t *cls;            /* CL_*; CL_NONE for ids no instruction names */
+	uint8_t *wid;            /* 32-bit slots of a general register: 1, 2, 4 */
+	uint8_t *temp;           /* 1: spill temporary (or unspillable): never spilled */
+	double *cost;            /* spill cost: occurrences weighted by 10^loop depth */
+	int32_t *rep;            /* coalescing: union-find parent */
+	int32_t *colour;         /* slot (general) or predicate index; -1 none */
+	uint8_t *spill;          /* chosen for spilling in this round (set on reps) */
+	IVec *adj;               /* interference neighbours (may hold merged-away ids) */
+	/* edges as a hash set of (lo << 32 | hi) keys */
+	uint64_t *eset;
+	uint32_t ecap, nedge;
+	Move *mv;
+	int32_t nmv, capmv;
+	int32_t pressure[3];     /* per class: most slots live at once */
+	int32_t kmin;            /* general slots one instruction names at once */
+	/* spill state kept across rounds */
+	int32_t spill_sym;       /* Sym id of __rfsim_spill, -1 before the first spill */
+	int32_t spill_bytes;
+} Ra;
+
+/* ra ids */
+static inline int32_t ra_find(Ra *ra, int32_t r)
+{
+	while (ra->rep[r] != r) {
+		ra->rep[r] = ra->rep[ra->rep[r]];
+		r = ra->rep[r];
+	}
+	return r;
+}
+
+/* igraph.c */
+void ra_grow(Ra *ra, int32_t n);                  /* per-register arrays hold n ids */
+int32_t ra_new_reg(Ra *ra, PtxType t, int temp);  /* a fresh register id */
+int ra_reg_width(PtxType t);                      /* slots: 1, 2, 4; 0 for predicates */
+void igraph_build(Ra *ra, const Cfg *c, const Live *l);
+void igraph_free(Ra *ra);
+int igraph_edge(const Ra *ra, int32_t a, int32_t b);   /* a and b interfere */
+void igraph_add(Ra *ra, int32_t a, int32_t b);
+
+/* spill.c: rewrite f with spill code for every rep marked in ra->spill */
+void spill_rewrite(Ra *ra, const Cfg *c);
+
+/* edit.c: rebuild a function's instruction stream */
+typedef struct Edit {
+	Module *m;
+	Func *f;
+	Ins *out;
+	int32_t nout, cap;
+	int32_t *at;             /* old index -> new index where it starts (labels) */
+	int32_t *self;           /* old index -> new index of the instruction itself */
+	int32_t cur;             /* old instruction being rewritten */
+} Edit;
+
+void edit_begin(Edit *e, Module *m, Func *f);
+void edit_mark(Edit *e, int32_t old);    /* what is emitted next belongs to old */
+Ins *edit_emit(Edit *e, const Ins *in);  /* append a copy; returns it */
+void edit_keep(Edit *e, const Ins *in);  /* append old instruction cur itself */
+void edit_end(Edit *e);                  /* install the stream, remap labels etc. */
+/* rename register operands of in (guard included) through map, where set */
+typedef int32_t (*RegMap)(void *ctx, int32_t reg, int is_def);
+void edit_rename(Func *f, Ins *in, RegMap map, void *ctx);
+
+#endif
