@@ -10,11 +10,11 @@ SAN     ?=
 WARN    = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wno-unused-parameter $(WERROR)
 CFLAGS  += -std=c11 -g $(OPT) $(WARN) -ffp-contract=off -fno-strict-aliasing \
-           -D_GNU_SOURCE -Isrc -Isrc/api -Isrc/ptx -Isrc/base -I$(BUILD)/gen $(SAN)
+           -D_GNU_SOURCE -I. -Isrc -Isrc/api -Isrc/ptx -Isrc/base -I$(BUILD)/gen $(SAN)
 LDLIBS  += -lm
 LDFLAGS += $(SAN)
 
-SRC_LIB := $(filter-out src/cli/%,$(shell find src -name '*.c' | sort))
+SRC_LIB := $(filter-out src/cli/% src/cudart/%,$(shell find src -name '*.c' | sort))
 SRC_CLI := $(shell find src/cli -name '*.c' | sort)
 SRC_WL  := $(shell find workloads -name '*.c' | sort)
 SRC_UT  := $(shell find tests/unit -name '*.c' | sort)
@@ -81,4 +81,5 @@ clean:
 	rm -rf build build-san
 
 include workloads/real.mk
+-include src/cudart/cudart.mk
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

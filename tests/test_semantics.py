@@ -1022,6 +1022,33 @@ def test_atomics_single(sim, tmp_path):
     ], "atom64 new")
 
 
+def test_atomics_floating_point_and_16_bit(sim, tmp_path):
+    """Pins: atom.shared.add.f32 flushed subnormals like the global one.
+
+    PTX ISA (atom): "atom.add.f32 on global memory flushes subnormal inputs
+    and results to sign-preserving zero; whereas atom.add.f32 on shared
+    memory supports subnormal inputs and results"."""
+    g = infile(tmp_path, "g.bin", struct.pack("<2I", 1, 0))            # {2^-149, 0}
+    d = infile(tmp_path, "d.bin", struct.pack("<Q", 0x3ff8000000000000))   # 1.5
+    h = infile(tmp_path, "h.bin", struct.pack("<4H", 0x3c00, 0x1111, 0, 0))  # f16 1.0
+    r = ok(sim("atomics.ptx", "atomfp", 1, 1, f"buf:u32:2:{g}", f"buf:u64:1:{d}",
+               f"buf:u16:4:{h}", "buf:u32:8:zero"))
+    check(r.u32(3), [
+        ("old of atom.global.add.f32: the raw memory word", 0x00000001),
+        ("global: 2^-149 + 2^-149 with inputs flushed = +0", 0x00000000),
+        ("old of atom.shared.add.f32", 0x00000001),
+        ("shared: subnormals kept, 2^-149 + 2^-149 = 2^-148", 0x00000002),
+        ("old of atom.global.add.f64 (1.5), low word", 0),
+        ("... high word", 0x3ff80000),
+        ("old of atom.global.add.noftz.f16 (1.0)", 0x3c00),
+        ("old of atom.global.cas.b16", 0x1111),
+    ], "fp/16-bit atomics")
+    check(r.u64(1), [("atom.add.f64 1.5 + 2.25 = 3.75", 0x400e000000000000)], "f64")
+    check(list(struct.unpack("<4H", r.buf(2)))[:2],
+          [("atom.add.noftz.f16 1.0 + 0.5 = 1.5", 0x3e00),
+           ("atom.cas.b16 0x1111 == 0x1111: swapped", 0x2222)], "16-bit")
+
+
 def contend_init(tmp_path):
     acc = [0] * 16
     acc[9] = 0xffffffff                     # the and target starts all ones
@@ -1292,6 +1319,14 @@ def test_exit_and_early_return_inside_a_function(sim):
     r = ok(sim("calls.ptx", "func_exit", 1, 64, "buf:u32:64:zero"))
     want = [[1] if t % 4 == 1 else [12] if t % 4 == 2 else [22] for t in range(64)]
     check_table(rows(r.u32(0), 1), want, "exit / ret inside a .func")
+
+
+def test_barrier_inside_a_called_function(sim):
+    r = ok(sim("calls.ptx", "callbar", 1, 96, "buf:u32:96:zero"))
+    # x_t = t; each round x_t <- 3 * x_(95-t) + i.  After round 0 x_t =
+    # 3(95-t); after 1: 3*3t + 1 = 9t + 1; after 2: 3(9(95-t) + 1) + 2
+    want = [[27 * (95 - t) + 5] for t in range(96)]
+    check_table(rows(r.u32(0), 1), want, "bar.sync in a .func")
 
 
 # ---- special registers ---------------------------------------------------

@@ -230,10 +230,11 @@ int wl_check_lu(const char *what, const float *a, const float *lu, int n, int co
 			double r = (double)a[(size_t)i * cols + j] - acc[j], tol = rtol * mag[j];
 			if (fabs(r) <= tol)  /* false for NaN */
 				continue;
-			if (!bad++)
-				snprintf(msg, msgn, "%s[%d][%d]: residual of A - L*U is %.3g, tolerance "
-				         "%.3g (L*U = %.9g, A = %.9g)", what, i, j, r, tol, acc[j],
-				         (double)a[(size_t)i * cols + j]);
+			if (bad++)
+				continue;
+			snprintf(msg, msgn, "%s[%d][%d]: residual of A - L*U is %.3g, tolerance "
+			         "%.3g (L*U = %.9g, A = %.9g)", what, i, j, r, tol, acc[j],
+			         (double)a[(size_t)i * cols + j]);
 		}
 	}
 	if (bad) {

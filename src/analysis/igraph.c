@@ -160,6 +160,8 @@ typedef struct Walk {        /* the backward walk over one block */
 	int32_t *fdef;           /* first write of each register in the block */
 	int32_t *fstamp;         /* block that fdef belongs to */
 	int32_t blk;
+	int32_t words;           /* uint64_t in cur: covers the registers live.c saw */
+	int32_t nscratch;        /* scratch nodes handed out this round */
 	int32_t weight[3];       /* slots in cur per class */
 	int32_t *buf;            /* reads and writes of one instruction */
 } Walk;
@@ -229,8 +231,85 @@ static double depth_weight(const Cfg *c, int32_t b)
 	return w;
 }
 
+/*
+ * Scratch registers of macro-instructions.  ptxas expands some PTX
+ * instructions into SASS sequences that need registers of their own while
+ * they run (integer division by Newton-Raphson on the reciprocal, IEEE
+ * float division and square root with their fix-up paths).  Those
+ * registers count toward ptxas's total, so each such instruction gets that
+ * many scratch nodes interfering with everything it reads, writes or keeps
+ * live across it; nothing in the code names them.  The numbers are the
+ * extra registers ptxas 13.0 (sm_90) used for the instruction with 14
+ * other values live, over a plain add/mul of the same type.
+ */
+int ra_scratch(const Ins *in)
+{
+	PtxType t = (PtxType)in->type;
+	int sz = ptxtype_size(t), isf = ptxtype_is_float(t), ieee = in->rnd != RND_NONE;
+	switch ((Op)in->op) {
+	case OP_DIV: case OP_REM:
+		if (!isf) return sz == 8 ? 9 : ptxtype_is_signed(t) ? 7 : 5;
+		if (t == PT_F64) return 4;
+		return t == PT_F32 && ieee ? 7 : 0;
+	case OP_RCP:
+		if (t == PT_F64) return ieee ? 7 : 0;
+		return t == PT_F32 ? (ieee ? 6 : (in->mods & MOD_FTZ) ? 0 : 1) : 0;
+	case OP_SQRT:
+		if (t == PT_F64) return ieee ? 11 : 0;
+		return t == PT_F32 && ieee ? 2 : 0;
+	case OP_RSQRT:
+		return t == PT_F64 ? 7 : 0;
+	default:
+		return 0;
+	}
+}
+
+static int32_t scratch_node(Ra *ra, Walk *w)
+{
+	if (w->nscratch == ra->pool.n) {
+		int32_t r = ra_new_reg(ra, PT_B32, 1);
+		VEC_RESERVE(ra->pool.v, ra->pool.cap, (size_t)ra->pool.n + 1);
+		ra->pool.v[ra->pool.n++] = r;
+	}
+	int32_t r = ra->pool.v[w->nscratch++];
+	ra->cls[r] = CL_GEN;
+	ra->wid[r] = 1;
+	ra->rep[r] = r;
+	ra->colour[r] = -1;
+	ra->spill[r] = 0;
+	ra->cost[r] = 0;
+	return r;
+}
+
+/* s scratch nodes for instruction in: interfering with what is live after
+   it (w->cur), what it reads and writes, and each other */
+static void add_scratch(Ra *ra, Walk *w, const Ins *in, int s, int32_t *press)
+{
+	int32_t base = w->nscratch, buf[RA_MAXSLOT], extra = 0;
+	int n = live_defs(ra->f, in, buf, RA_MAXSLOT);
+	n += live_uses(ra->f, in, buf + n, RA_MAXSLOT - n);
+	for (int k = 0; k < s; k++) {
+		int32_t x = scratch_node(ra, w);
+		for (int32_t j = 0; j < w->words; j++)
+			for (uint64_t m = w->cur[j]; m; m &= m - 1) {
+				int32_t r = j * 64 + __builtin_ctzll(m);
+				if (ra->cls[r] == CL_GEN) igraph_add(ra, x, r);
+			}
+		for (int q = 0; q < n; q++)
+			if (ra->cls[buf[q]] == CL_GEN) igraph_add(ra, x, buf[q]);
+		for (int32_t q = base; q < w->nscratch - 1; q++) igraph_add(ra, x, ra->pool.v[q]);
+	}
+	for (int q = 0; q < n; q++) {
+		int dup = bit(w->cur, buf[q]);
+		for (int p = 0; p < q && !dup; p++) dup = buf[p] == buf[q];
+		if (!dup && ra->cls[buf[q]] == CL_GEN) extra += ra->wid[buf[q]];
+	}
+	if (w->weight[CL_GEN] + extra + s > press[CL_GEN])
+		press[CL_GEN] = w->weight[CL_GEN] + extra + s;
+}
+
 /* interference of instruction i's writes; updates w->cur to before i */
-static void walk_ins(Ra *ra, Walk *w, const Cfg *c, int32_t i, double wt)
+static void walk_ins(Ra *ra, Walk *w, int32_t i, double wt)
 {
 	const Func *f = ra->f;
 	const Ins *in = &f->ins[i];
@@ -247,7 +326,7 @@ static void walk_ins(Ra *ra, Walk *w, const Cfg *c, int32_t i, double wt)
 		int cl = ra->cls[d];
 		ra->cost[d] += wt;
 		if (!bit(w->cur, d)) press[cl] += cl == CL_GEN ? ra->wid[d] : 1;
-		for (int32_t j = 0; j < (ra->n + 63) / 64; j++)
+		for (int32_t j = 0; j < w->words; j++)
 			for (uint64_t m = w->cur[j]; m; m &= m - 1) {
 				int32_t r = j * 64 + __builtin_ctzll(m);
 				if (r != d && r != src && ra->cls[r] == cl) igraph_add(ra, d, r);
@@ -255,8 +334,11 @@ static void walk_ins(Ra *ra, Walk *w, const Cfg *c, int32_t i, double wt)
 		for (int q = 0; q < k; q++)
 			if (ra->cls[buf[q]] == cl) igraph_add(ra, d, buf[q]);
 	}
+	int s = ra_scratch(in);
+	if (s) add_scratch(ra, w, in, s, press);
 	for (int cl = CL_GEN; cl <= CL_PRED; cl++)
 		if (press[cl] > ra->pressure[cl]) ra->pressure[cl] = press[cl];
+	nd = live_defs(f, in, buf, RA_MAXSLOT);
 	for (int k = 0; k < nd; k++)
 		if (in->guard < 0 || !maydef(w, buf[k], i)) cur_set(ra, w, buf[k], 0);
 	int nu = live_uses(f, in, buf, RA_MAXSLOT);
@@ -264,7 +346,6 @@ static void walk_ins(Ra *ra, Walk *w, const Cfg *c, int32_t i, double wt)
 		ra->cost[buf[k]] += wt;
 		if (maydef(w, buf[k], i)) cur_set(ra, w, buf[k], 1);
 	}
-	(void)c;
 }
 
 /* slots of general registers instruction in names (each once) */
@@ -278,7 +359,7 @@ static int32_t ins_slots(const Ra *ra, const Func *f, const Ins *in, int32_t *bu
 		for (int q = 0; q < k && !dup; q++) dup = buf[q] == buf[k];
 		if (!dup && ra->cls[buf[k]] == CL_GEN) s += ra->wid[buf[k]];
 	}
-	return s;
+	return s + ra_scratch(in);
 }
 
 static void classify(Ra *ra)
@@ -316,11 +397,13 @@ void igraph_build(Ra *ra, const Cfg *c, const Live *l)
 	}
 	memset(ra->pressure, 0, sizeof ra->pressure);
 	Walk w = {0};
+	w.words = words;
 	w.buf = xmalloc(sizeof(int32_t) * RA_MAXSLOT);
 	w.cur = xmalloc(sizeof(uint64_t) * (size_t)words);
-	w.fdef = xmalloc(sizeof(int32_t) * (size_t)ra->n * 2);
-	w.fstamp = w.fdef + ra->n;
-	for (int32_t r = 0; r < ra->n; r++) w.fstamp[r] = -1;
+	int32_t n0 = ra->n;      /* scratch nodes come after */
+	w.fdef = xmalloc(sizeof(int32_t) * (size_t)n0 * 2 + 1);
+	w.fstamp = w.fdef + n0;
+	for (int32_t r = 0; r < n0; r++) w.fstamp[r] = -1;
 	uint64_t *mdin = maydef_in(c, words, w.buf);
 	for (int32_t b = 0; b < c->nblock; b++) {
 		const Block *bb = &c->blocks[b];
@@ -342,7 +425,7 @@ void igraph_build(Ra *ra, const Cfg *c, const Live *l)
 				if (ra->cls[r] && maydef(&w, r, bb->last + 1)) cur_set(ra, &w, r, 1);
 			}
 		double wt = depth_weight(c, b);
-		for (int32_t i = bb->last; i >= bb->first; i--) walk_ins(ra, &w, c, i, wt);
+		for (int32_t i = bb->last; i >= bb->first; i--) walk_ins(ra, &w, i, wt);
 	}
 	for (int32_t r = 0; r < ra->n; r++)
 		if (ra->temp[r] || (ra->cls[r] == CL_GEN && ra->wid[r] > 2)) ra->cost[r] = 1e300;

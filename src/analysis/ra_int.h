@@ -53,6 +53,8 @@ typedef struct Ra {
 	int32_t nmv, capmv;
 	int32_t pressure[3];     /* per class: most slots live at once */
 	int32_t kmin;            /* general slots one instruction names at once */
+	IVec pool;               /* scratch nodes of macro-instructions (igraph.c), reused
+	                            round after round */
 	/* spill state kept across rounds */
 	int32_t spill_sym;       /* Sym id of __rfsim_spill, -1 before the first spill */
 	int32_t spill_bytes;
@@ -76,6 +78,7 @@ void igraph_build(Ra *ra, const Cfg *c, const Live *l);
 void igraph_free(Ra *ra);
 int igraph_edge(const Ra *ra, int32_t a, int32_t b);   /* a and b interfere */
 void igraph_add(Ra *ra, int32_t a, int32_t b);
+int ra_scratch(const Ins *in);   /* scratch registers ptxas's expansion of in needs */
 
 /* spill.c: rewrite f with spill code for every rep marked in ra->spill */
 void spill_rewrite(Ra *ra, const Cfg *c);

@@ -53,10 +53,11 @@
  * f64 NaN made from numbers (inf-inf, 0*inf, sqrt(-1)) is 0xfff8000000000000
  * (CUDART_NAN; rfsim's best knowledge of the DP units' default NaN, not
  * measured here).  abs.f64 and neg.f64 pass a NaN through unchanged (the
- * Guide); abs/neg.f32 give 0x7fffffff (the ISA: "unspecified NaN"); abs/neg
- * of halves only touch the sign bit (IEEE 754's abs/negate).  cvt to f64 keeps a NaN's payload, cvt
- * to anything else gives that type's canonical NaN; rcp/rsqrt.approx.ftz.f64
- * give 0x7fffffff00000000 as the ISA specifies.
+ * Guide); abs/neg.f32 give 0x7fffffff (the ISA: "unspecified NaN");
+ * abs/neg of halves only touch the sign bit (IEEE 754's abs/negate).  cvt
+ * to f64 keeps a NaN's payload, cvt to anything else gives that type's
+ * canonical NaN; rcp/rsqrt.approx.ftz.f64 give 0x7fffffff00000000 as the
+ * ISA specifies.
  *
  * .ftz flushes subnormal inputs and then subnormal results (after
  * rounding) to zero of the same sign; only f32 and f16 carry it, and cvt

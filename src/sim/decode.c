@@ -270,6 +270,7 @@ void image_free(Image *img)
 	if (!img) return;
 	free(img->code);
 	free(img->imm);
+	free(img->calls);
 	arena_free(img->arena);
 	free(img);
 }

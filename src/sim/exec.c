@@ -419,8 +419,15 @@ static int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		if (!p) return EX_FAULT;
 		uint64_t b = rdw(srcp(w, img, d->s[0]), l, d->sw[0]);
 		uint64_t cc = d->ns > 1 ? rdw(srcp(w, img, d->s[1]), l, d->sw[1]) : 0;
-		uint64_t old = load_le(p, e);
-		store_le(p, e, alu_atom((AtomOp)d->aop, (PtxType)d->type, old, b, cc));
+		uint64_t old = load_le(p, e), nv;
+		/* PTX: f32 atom.add flushes subnormals on global memory but keeps them on
+		 * shared memory; alu_atom models the global form */
+		if (d->aop == AOP_ADD && d->type == PT_F32 && p >= c->shared &&
+		    p < c->shared + c->shared_bytes)
+			nv = alu_fadd(PT_F32, old, b, RND_RN, 0);
+		else
+			nv = alu_atom((AtomOp)d->aop, (PtxType)d->type, old, b, cc);
+		store_le(p, e, nv);
 		if (d->nd && d->d[0] >= 0)
 			wrw(dstp(w, d->d[0]), l, d->dw[0], extend(old, e, (d->flags & DF_SIGNED) != 0));
 	}

@@ -81,7 +81,8 @@ static int forward_and_back(Net *n, char *msg, size_t msgn)
 		for (int x = 0; x < HID; x++) {
 			double s = 0, a = 0;
 			for (int y = 0; y < HID; y++) {
-				double p = (double)n->w[(b * HID + y) * HID + x] * n->in[b * HID + y];
+				int row = b * HID + y;
+				double p = (double)n->w[row * HID + x] * n->in[row];
 				s += p;
 				a += fabs(p);
 			}

@@ -92,13 +92,13 @@ int wl_gaussian_run(const WlArgs *args, char *msg, size_t msgn)
 	CHECK_CU(cuMemcpyHtoD(d_b, b, (size_t)n * sizeof(float)));
 	CHECK_CU(cuMemsetD32(d_m, 0, nn));
 	for (int t = 0; t < n - 1; t++) {
-		void *params[] = { &n, &t, &d_a, &d_b, &d_m };
 		void *p1[] = { &n, &t, &d_a, &d_m };
-		CHECK_CU(cuLaunchKernel(f1, wl_cdiv((size_t)(n - 1 - t), BLOCK1), 1, 1, BLOCK1, 1, 1,
-		                        0, NULL, p1, NULL));
-		CHECK_CU(cuLaunchKernel(f2, wl_cdiv((size_t)(n - t), TILE),
-		                        wl_cdiv((size_t)(n - 1 - t), TILE), 1, TILE, TILE, 1, 0, NULL,
-		                        params, NULL));
+		void *p2[] = { &n, &t, &d_a, &d_b, &d_m };
+		unsigned below = (unsigned)(n - 1 - t), right = (unsigned)(n - t);
+		CHECK_CU(cuLaunchKernel(f1, wl_cdiv(below, BLOCK1), 1, 1, BLOCK1, 1, 1, 0, NULL, p1,
+		                        NULL));
+		CHECK_CU(cuLaunchKernel(f2, wl_cdiv(right, TILE), wl_cdiv(below, TILE), 1, TILE,
+		                        TILE, 1, 0, NULL, p2, NULL));
 	}
 	CHECK_CU(cuMemcpyDtoH(ra, d_a, nn * sizeof(float)));
 	CHECK_CU(cuMemcpyDtoH(rb, d_b, (size_t)n * sizeof(float)));

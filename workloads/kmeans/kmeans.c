@@ -82,9 +82,10 @@ static unsigned assign(Km *m)
 		int best = 0;
 		double bestd = 0;
 		for (int c = 0; c < m->k; c++) {
+			const float *cf = &m->centres[c * m->nf];
 			double d = 0;
 			for (int f = 0; f < m->nf; f++) {
-				double t = (double)m->feat[(size_t)f * m->n + p] - m->centres[c * m->nf + f];
+				double t = (double)m->feat[(size_t)f * m->n + p] - cf[f];
 				d += t * t;
 			}
 			if (c == 0 || d < bestd) {

@@ -61,8 +61,8 @@ static int check_keys(const char *what, const uint64_t *got, const uint64_t *wan
 {
 	for (size_t i = 0; i < n; i++)
 		if (got[i] != want[i]) {
-			snprintf(msg, msgn, "%s[%zu]: got key 0x%016llx, expected 0x%016llx", what, i,
-			         (unsigned long long)got[i], (unsigned long long)want[i]);
+			snprintf(msg, msgn, "%s[%zu]: got key 0x%016llx, expected 0x%016llx", what,
+			         i, (unsigned long long)got[i], (unsigned long long)want[i]);
 			return 1;
 		}
 	return 0;
@@ -84,7 +84,8 @@ static int check_dist(const float *lat, const float *lng, float qlat, float qlng
 		uint32_t bits = (uint32_t)(keys[i] >> 32);
 		double dy = (double)lat[i] - qlat, dx = (double)lng[i] - qlng;
 		if ((uint32_t)keys[i] != (uint32_t)i) {
-			snprintf(msg, msgn, "keys[%d]: index bits %u", i, (unsigned)(uint32_t)keys[i]);
+			snprintf(msg, msgn, "keys[%d]: index bits %u", i,
+			         (unsigned)(uint32_t)keys[i]);
 			rc = 1;
 			goto out;
 		}

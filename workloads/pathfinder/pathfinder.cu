@@ -36,7 +36,7 @@ extern "C" __global__ void pf_rows(int cols, int r0, int h, const int *__restric
 	__syncthreads();
 #pragma unroll 1
 	for (int k = 1; k <= h; k++) {
-		bool live = inside && tx >= k && tx <= last - k;  /* inputs known in shared memory */
+		bool live = inside && tx >= k && tx <= last - k;  /* its inputs are in s_rows */
 		if (live) {
 			int best = prev[tx];
 			if (c > 0 && prev[tx - 1] < best)

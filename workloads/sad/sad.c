@@ -31,7 +31,8 @@ static unsigned char clamp8(double v)
 	return (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5);
 }
 
-static void make_frames(unsigned char *ref, unsigned char *cur, int w, int h, uint64_t seed)
+/* 0, or -1 when out of memory */
+static int make_frames(unsigned char *ref, unsigned char *cur, int w, int h, uint64_t seed)
 {
 	WlRng rng;
 	double a[4], f[4][2];
@@ -51,17 +52,20 @@ static void make_frames(unsigned char *ref, unsigned char *cur, int w, int h, ui
 		}
 	int rw = (w + 31) / 32, rh = (h + 31) / 32;
 	int *mv = malloc((size_t)rw * rh * 2 * sizeof(int));
-	for (int i = 0; mv && i < rw * rh * 2; i++)
+	if (!mv)
+		return -1;
+	for (int i = 0; i < rw * rh * 2; i++)
 		mv[i] = (int)wl_rng_below(&rng, 13) - 6;
 	for (int y = 0; y < h; y++)
 		for (int x = 0; x < w; x++) {
-			const int *v = mv ? &mv[((y / 32) * rw + x / 32) * 2] : (const int[2]){ 0, 0 };
+			const int *v = &mv[((y / 32) * rw + x / 32) * 2];
 			int sx = x + v[0], sy = y + v[1];
 			sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
 			sy = sy < 0 ? 0 : sy >= h ? h - 1 : sy;
 			cur[y * w + x] = clamp8(ref[sy * w + sx] + (double)wl_rng_below(&rng, 7) - 3);
 		}
 	free(mv);
+	return 0;
 }
 
 /* all 8x8 SADs and the best keys, as the kernels define them */
@@ -110,11 +114,11 @@ int wl_sad_run(const WlArgs *args, char *msg, size_t msgn)
 	int rc;
 	unsigned gx = wl_cdiv((size_t)(w / MB), 2), gy = (unsigned)(h / MB);
 
-	if (!ref || !cur || !want || !got || !wbest || !gbest) {
+	if (!ref || !cur || !want || !got || !wbest || !gbest ||
+	    make_frames(ref, cur, w, h, args->seed)) {
 		rc = wl_oom(msg, msgn);
 		goto out;
 	}
-	make_frames(ref, cur, w, h, args->seed);
 	reference(cur, ref, w, h, want, wbest);
 
 	if ((rc = wl_open(&g, args->ptx, msg, msgn)))

@@ -111,8 +111,8 @@ extern "C" __global__ void radix_scatter(int n, int shift, const unsigned *__res
 	if (tid < RADIX)
 		s_base[tid] = start[tid * gridDim.x + blockIdx.x];
 #pragma unroll 1
-	for (int r = 0; r < ITEMS; r++) {
-		int i = base + r * blockDim.x + tid;
+	for (int r = 0; r < ITEMS; r++, base += blockDim.x) {
+		int i = base + tid;
 		bool valid = i < n;
 		uint2 kv = valid ? pairs[i] : make_uint2(0, 0);
 		unsigned digit = (kv.x >> shift) % RADIX;

@@ -154,10 +154,12 @@ static int check_stats(const Img *m, unsigned gx, unsigned gy, float *q0sqr, cha
 		sum += m->part[2 * b];
 		sq += m->part[2 * b + 1];
 	}
-	for (int i = 0; i < 2 * nb; i++)  /* sums: 8 levels, squares one more */
+	for (int i = 0; i < 2 * nb; i++) {  /* sums: 8 levels, squares one more */
+		double rtol = (10 + i % 2) * WL_ULP_F32;
 		if ((rc = wl_check_f32(i % 2 ? "sumsq" : "sum", &m->part[i], &m->want[i],
-		                       &m->mag[i], 1, 0, 0.0, (10 + i % 2) * WL_ULP_F32, msg, msgn)))
+		                       &m->mag[i], 1, 0, 0.0, rtol, msg, msgn)))
 			return rc;
+	}
 	mean = sum / n;
 	var = sq / n - mean * mean;
 	*q0sqr = (float)(var / (mean * mean));
