@@ -35,10 +35,11 @@
  *   - atom.inc/dec wrap as ISA 9.7.13.4 defines them:
  *     inc: old >= b ? 0 : old + 1;  dec: (old == 0 || old > b) ? b : old - 1.
  *     atom.add.f32 rounds to nearest even and flushes subnormal inputs and
- *     results (the ISA's rule, and the CUDA Programming Guide's "atomic
- *     single-precision adds on global memory ... behave as FADD.F32.FTZ.RN";
- *     shared-memory f32 atomics on real parts keep subnormals -- a
- *     difference rfsim does not model); half and bf16 adds are .noftz.
+ *     results: the global-memory form (ISA atom: "atom.add.f32 on global
+ *     memory flushes subnormal inputs and results ... whereas atom.add.f32
+ *     on shared memory supports subnormal inputs and results"); exec.c
+ *     calls alu_fadd without .ftz for the shared form.  Half and bf16 adds
+ *     are .noftz.
  *     AOP_POPC (bar.red.popc) counts: old + (b != 0).
  */
 #include "sim/alu.h"

@@ -236,7 +236,9 @@ static inline uint32_t alu_lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t imm
 /* ---- atomics (alu.c) --------------------------------------------------- */
 
 /* atom/red: the new memory value from the old one and the operands b, c
- * (cas: c is stored when old == b).  t: the instruction type. */
+ * (cas: c is stored when old == b).  t: the instruction type.  add.f32 is
+ * the global-memory form (.ftz); shared memory keeps subnormals: use
+ * alu_fadd(PT_F32, old, b, RND_RN, 0) there. */
 uint64_t alu_atom(AtomOp op, PtxType t, uint64_t old, uint64_t b, uint64_t c);
 
 #endif
