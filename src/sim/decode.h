@@ -59,7 +59,7 @@ enum {                       /* DIns.fast: hot (op, type) pairs with no modifier
 	FAST_OR_B32, FAST_XOR_B32, FAST_SHL_B32, FAST_SHR_U32, FAST_SHR_S32, FAST_ADD_I64,
 	FAST_MUL_WIDE_S32, FAST_MUL_WIDE_U32, FAST_MOV32, FAST_MOV64, FAST_ADD_F32,
 	FAST_SUB_F32, FAST_MUL_F32, FAST_FMA_F32, FAST_SELP32, FAST_CVT_U64_U32,
-	FAST_CVT_S64_S32,
+	FAST_CVT_S64_S32, FAST_ADD_F64, FAST_SUB_F64, FAST_MUL_F64, FAST_FMA_F64,
 };
 
 #define DINS_MAXD 8          /* destinations (vector loads up to .v8) */

@@ -324,16 +324,20 @@ static void pick_fast(DIns *d)
 	int w1 = d->dw[0] == 1 && d->sw[0] == 1 && (d->ns < 2 || d->sw[1] == 1) &&
 	         (d->ns < 3 || d->sw[2] == 1);
 	int rn = d->rnd == RND_NONE || d->rnd == RND_RN;
+	int w2 = t == PT_F64 && d->dw[0] == 2 && d->sw[0] == 2 && d->ns >= 2 && d->sw[1] == 2 &&
+	         (d->ns < 3 || d->sw[2] == 2) && rn;
 	switch ((Op)d->op) {
 	case OP_ADD:
 		if (isint && sz == 4 && w1) d->fast = FAST_ADD_I32;
 		else if (isint && sz == 8 && d->dw[0] == 2 && d->sw[0] == 2 && d->sw[1] == 2)
 			d->fast = FAST_ADD_I64;
 		else if (isf && rn && w1) d->fast = FAST_ADD_F32;
+		else if (w2) d->fast = FAST_ADD_F64;
 		break;
 	case OP_SUB:
 		if (isint && sz == 4 && w1) d->fast = FAST_SUB_I32;
 		else if (isf && rn && w1) d->fast = FAST_SUB_F32;
+		else if (w2) d->fast = FAST_SUB_F64;
 		break;
 	case OP_MUL:
 		if (isint && sz == 4 && d->mode == MODE_LO && w1) d->fast = FAST_MUL_LO32;
@@ -341,6 +345,7 @@ static void pick_fast(DIns *d)
 		         d->sw[0] == 1 && d->sw[1] == 1)
 			d->fast = ptxtype_is_signed(t) ? FAST_MUL_WIDE_S32 : FAST_MUL_WIDE_U32;
 		else if (isf && rn && w1) d->fast = FAST_MUL_F32;
+		else if (w2) d->fast = FAST_MUL_F64;
 		break;
 	case OP_MAD:
 		if (isint && sz == 4 && d->mode == MODE_LO && w1 && !(d->spred & 4))
@@ -348,6 +353,7 @@ static void pick_fast(DIns *d)
 		break;
 	case OP_FMA:
 		if (isf && rn && w1 && !(d->spred & 4)) d->fast = FAST_FMA_F32;
+		else if (w2 && !(d->spred & 4)) d->fast = FAST_FMA_F64;
 		break;
 	case OP_AND: if (isint && sz == 4 && w1) d->fast = FAST_AND_B32; break;
 	case OP_OR: if (isint && sz == 4 && w1) d->fast = FAST_OR_B32; break;

@@ -68,7 +68,7 @@ uint64_t sim_eval(const DIns *d, const uint64_t *v, uint32_t *cc)
 {
 	PtxType t = (PtxType)d->type, t2 = (PtxType)d->type2;
 	Op op = (Op)d->op;
-	if (is_float(t) && op != OP_CVT && op != OP_SET && op != OP_SELP && op != OP_SLCT &&
+	if ((d->flags & DF_FLOAT) && op != OP_CVT && op != OP_SET && op != OP_SELP && op != OP_SLCT &&
 	    op != OP_MOV)
 		return eval_float(d, t, v);
 	if ((d->mods & MOD_CC) || op == OP_ADDC || op == OP_SUBC || op == OP_MADC)

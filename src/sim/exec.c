@@ -607,8 +607,31 @@ static void exec_setp(Warp *w, const Image *img, const DIns *d, uint32_t act)
 	const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]);
 	uint32_t t = 0;
 	int wd = d->sw[0];
-	LANES(act, l) t |= (uint32_t)alu_cmp((Cmp)d->cmp, (PtxType)d->type, rdw(a, l, wd),
-	                                     rdw(b, l, wd)) << l;
+	PtxType ty = (PtxType)d->type;
+	if (wd == 1 && (ty == PT_S32 || ty == PT_U32 || ty == PT_B32)) {
+		int sg = ty == PT_S32;
+		LANES(act, l) {
+			uint32_t x = a[l], y = b[l];
+			int r;
+			switch (d->cmp) {
+			case CMP_EQ: r = x == y; break;
+			case CMP_NE: r = x != y; break;
+			case CMP_LT: r = sg ? (int32_t)x < (int32_t)y : x < y; break;
+			case CMP_LE: r = sg ? (int32_t)x <= (int32_t)y : x <= y; break;
+			case CMP_GT: r = sg ? (int32_t)x > (int32_t)y : x > y; break;
+			case CMP_GE: r = sg ? (int32_t)x >= (int32_t)y : x >= y; break;
+			default: r = alu_cmp((Cmp)d->cmp, ty, x, y); break;
+			}
+			t |= (uint32_t)r << l;
+		}
+	} else {
+		int ftz = (d->mods & MOD_FTZ) && ptxtype_is_float(ty);
+		LANES(act, l) {
+			uint64_t x = rdw(a, l, wd), y = rdw(b, l, wd);
+			if (ftz) x = alu_fflush(ty, x), y = alu_fflush(ty, y);
+			t |= (uint32_t)alu_cmp((Cmp)d->cmp, ty, x, y) << l;
+		}
+	}
 	uint32_t p = t, q = ~t;
 	if (d->bop) {
 		uint32_t cpred = pred(w, d->s[2]);
@@ -740,6 +763,40 @@ static inline float as_f32(uint32_t u)
 #define FAST64(expr) do { const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]); \
 	uint32_t *r = dstp(w, d->d[0]); LANES(gm, l) wrw(r, l, 2, (expr)); } while (0)
 
+static inline double as_f64(uint64_t u)
+{
+	double f;
+	memcpy(&f, &u, 8);
+	return f;
+}
+
+/* f64 add/sub/mul/fma with .rn: the host FPU's result, except a NaN, whose
+ * payload NVIDIA derives from the operands (alu.h) */
+static void exec_fast_f64(Warp *w, const Image *img, const DIns *d, uint32_t gm)
+{
+	const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]);
+	const uint32_t *cc = d->ns > 2 ? srcp(w, img, d->s[2]) : a;
+	uint32_t *r = dstp(w, d->d[0]);
+	LANES(gm, l) {
+		uint64_t x = rd64(a, l), y = rd64(b, l), z = rd64(cc, l), v;
+		double q;
+		switch (d->fast) {
+		case FAST_ADD_F64: q = as_f64(x) + as_f64(y); break;
+		case FAST_SUB_F64: q = as_f64(x) - as_f64(y); break;
+		case FAST_MUL_F64: q = as_f64(x) * as_f64(y); break;
+		default: q = __builtin_fma(as_f64(x), as_f64(y), as_f64(z)); break;
+		}
+		if (q != q) {
+			uint64_t vv[3] = {x, y, z};
+			uint32_t c0 = 0;
+			v = sim_eval(d, vv, &c0);
+		} else {
+			memcpy(&v, &q, 8);
+		}
+		wrw(r, l, 2, v);
+	}
+}
+
 static int exec_fast(Warp *w, const Image *img, const DIns *d, uint32_t gm)
 {
 	switch (d->fast) {
@@ -761,6 +818,9 @@ static int exec_fast(Warp *w, const Image *img, const DIns *d, uint32_t gm)
 	case FAST_MUL_F32: FAST2(canon_f32(as_f32(a[l]) * as_f32(b[l]))); break;
 	case FAST_FMA_F32: FAST3(canon_f32(__builtin_fmaf(as_f32(a[l]), as_f32(b[l]),
 	                                                  as_f32(cc[l])))); break;
+	case FAST_ADD_F64: case FAST_SUB_F64: case FAST_MUL_F64: case FAST_FMA_F64:
+		exec_fast_f64(w, img, d, gm);
+		break;
 	case FAST_MOV32: {
 		const uint32_t *a = srcp(w, img, d->s[0]);
 		uint32_t *r = dstp(w, d->d[0]);
