@@ -14,8 +14,8 @@ CFLAGS  += -std=c11 -g $(OPT) $(WARN) -ffp-contract=off -fno-strict-aliasing \
 LDLIBS  += -lm
 LDFLAGS += $(SAN)
 
-SRC_LIB := $(filter-out src/cli/% src/cudart/%,$(shell find src -name '*.c' | sort))
-SRC_CLI := $(shell find src/cli -name '*.c' | sort)
+SRC_LIB := $(filter-out src/cli/% src/cudart/% src/exp/%,$(shell find src -name '*.c' | sort))
+SRC_CLI := $(shell find src/cli src/exp -name '*.c' | sort)
 SRC_WL  := $(shell find workloads -name '*.c' | sort)
 SRC_UT  := $(shell find tests/unit -name '*.c' | sort)
 PTX_WL  := $(shell find workloads -name '*.ptx' | sort)
@@ -25,15 +25,17 @@ OBJ_CLI := $(SRC_CLI:%.c=$(BUILD)/%.o)
 OBJ_WL  := $(SRC_WL:%.c=$(BUILD)/%.o) $(BUILD)/gen/wl_ptx.o
 OBJ_UT  := $(SRC_UT:%.c=$(BUILD)/%.o)
 
-.PHONY: all check test unit ptx bench clean san
+.PHONY: all check test unit ptx bench clean san docs
 all: $(BUILD)/rfsim $(BUILD)/unit
 
 $(BUILD)/librfsim.a: $(OBJ_LIB)
 	@rm -f $@
 	ar rcs $@ $^
 
+# src/exp (sweeps, results, plots) belongs to the command, not the library;
+# it reads the points' stats JSON with cJSON (Debian: libcjson-dev).
 $(BUILD)/rfsim: $(OBJ_CLI) $(OBJ_WL) $(BUILD)/librfsim.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcjson
 
 $(BUILD)/unit: $(OBJ_UT) $(OBJ_WL) $(BUILD)/librfsim.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -76,6 +78,10 @@ check: test san
 
 bench: $(BUILD)/rfsim
 	python3 bench/bench.py $(BUILD)/rfsim
+
+# docs/workloads.md: rfsim's register counts beside ptxas -v's (needs ptxas)
+docs: $(BUILD)/rfsim
+	python3 docs/gen_workloads.py $(BUILD)/rfsim
 
 clean:
 	rm -rf build build-san

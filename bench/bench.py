@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """bench.py -- how fast rfsim simulates: `make bench`.
 
+First the compiler's speed (compile_bench.py: analyses and register
+allocation of a 10,000-instruction kernel), then the simulation's.
+
 Runs every built-in workload (or those named) once at --size default with
 --stats, and prints per workload the simulated thread and warp instructions
 per host second (the "totals" of the stats file), then the medians.  The
@@ -19,6 +22,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+from compile_bench import compile_bench
 
 
 def workloads(rfsim):
@@ -44,6 +49,7 @@ def main():
 
     extra = (["-c", a.config] if a.config else []) + [x for s in a.set for x in ("-s", s)]
     names = a.workload or workloads(a.rfsim)
+    compile_bench(a.rfsim)
     print(f"rfsim bench, size {a.size}\n")
     print(f"{'workload':16} {'thread insts':>14} {'warp insts':>12} {'sim s':>8} "
           f"{'M thr-inst/s':>13} {'M warp-inst/s':>14}")

@@ -27,15 +27,19 @@
  * the most general slots a single instruction names; no cap below it can
  * be met by spilling.
  *
- * Edges are kept in a hash set of 64-bit keys (open addressing, linear
- * probing, load <= 1/2) beside per-node neighbour vectors: the coalescer
- * merges nodes and asks "do a and b interfere" of the merged graph.
+ * Edges are kept in a triangular bit matrix (a hash set of 64-bit keys,
+ * open addressing, when there are more than BITMAT_MAX registers) beside
+ * per-node neighbour vectors: the coalescer merges nodes and asks "do a
+ * and b interfere" of the merged graph, the colourer walks neighbours.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/ra_int.h"
 #include "base.h"
+
+enum { BITMAT_MAX = 16384 };    /* registers up to which edges are a bit matrix (16 MiB) */
 
 int ra_reg_width(PtxType t)
 {
@@ -58,6 +62,7 @@ void ra_grow(Ra *ra, int32_t n)
 	ra->cost = xrealloc(ra->cost, k * sizeof *ra->cost);
 	ra->rep = xrealloc(ra->rep, k * sizeof *ra->rep);
 	ra->colour = xrealloc(ra->colour, k * sizeof *ra->colour);
+	ra->rank = xrealloc(ra->rank, k * sizeof *ra->rank);
 	ra->adj = xrealloc(ra->adj, k * sizeof *ra->adj);
 	memset(ra->temp + o, 0, k - o);
 	memset(ra->adj + o, 0, (k - o) * sizeof *ra->adj);
@@ -110,8 +115,23 @@ static void eset_grow(Ra *ra)
 	free(old);
 }
 
+/* bit of pair (a, b), a != b, in the triangular matrix */
+static uint64_t tri(int32_t a, int32_t b)
+{
+	if (a > b) {
+		int32_t t = a;
+		a = b, b = t;
+	}
+	return (uint64_t)b * (uint64_t)(b - 1) / 2 + (uint64_t)a;
+}
+
 int igraph_edge(const Ra *ra, int32_t a, int32_t b)
 {
+	if (a == b) return 0;
+	if (ra->bits) {
+		uint64_t k = tri(a, b);
+		return (int)(ra->bits[k >> 6] >> (k & 63) & 1);
+	}
 	if (!ra->ecap) return 0;
 	uint64_t k = ekey(a, b);
 	for (uint32_t h = ehash(k) & (ra->ecap - 1); ra->eset[h] != UINT64_MAX;
@@ -126,18 +146,54 @@ static void ivec_push(IVec *v, int32_t x)
 	v->v[v->n++] = x;
 }
 
-void igraph_add(Ra *ra, int32_t a, int32_t b)
+/* record the edge; 0 if it was already there */
+static int edge_insert(Ra *ra, int32_t a, int32_t b)
 {
-	if (a == b) return;
+	if (ra->bits) {
+		uint64_t k = tri(a, b), m = (uint64_t)1 << (k & 63);
+		if (ra->bits[k >> 6] & m) return 0;
+		ra->bits[k >> 6] |= m;
+		return 1;
+	}
 	if ((ra->nedge + 1) * 2 > ra->ecap) eset_grow(ra);
 	uint64_t k = ekey(a, b);
 	uint32_t h = ehash(k) & (ra->ecap - 1);
 	for (; ra->eset[h] != UINT64_MAX; h = (h + 1) & (ra->ecap - 1))
-		if (ra->eset[h] == k) return;
+		if (ra->eset[h] == k) return 0;
 	ra->eset[h] = k;
+	return 1;
+}
+
+void igraph_add(Ra *ra, int32_t a, int32_t b)
+{
+	if (a == b || !edge_insert(ra, a, b)) return;
 	ra->nedge++;
-	ivec_push(&ra->adj[a], b);
-	ivec_push(&ra->adj[b], a);
+	if (ra->aoff) {          /* after the build: per-node extras */
+		ivec_push(&ra->adj[a], b);
+		ivec_push(&ra->adj[b], a);
+		return;
+	}
+	VEC_RESERVE(ra->elist.v, ra->elist.cap, (size_t)ra->elist.n + 2);
+	ra->elist.v[ra->elist.n++] = a;
+	ra->elist.v[ra->elist.n++] = b;
+}
+
+/* the edge list of the build as neighbour arrays (CSR) */
+static void finish(Ra *ra)
+{
+	int32_t n = ra->n;
+	ra->ncsr = n;
+	ra->aoff = xcalloc((size_t)n + 2, sizeof(int32_t));
+	ra->anb = xmalloc(sizeof(int32_t) * ((size_t)ra->elist.n + 1));
+	for (int32_t i = 0; i < ra->elist.n; i++) ra->aoff[ra->elist.v[i] + 2]++;
+	for (int32_t x = 0; x < n; x++) ra->aoff[x + 2] += ra->aoff[x + 1];
+	for (int32_t i = 0; i < ra->elist.n; i += 2) {
+		int32_t a = ra->elist.v[i], b = ra->elist.v[i + 1];
+		ra->anb[ra->aoff[a + 1]++] = b;
+		ra->anb[ra->aoff[b + 1]++] = a;
+	}
+	free(ra->elist.v);
+	ra->elist = (IVec){0};
 }
 
 void igraph_free(Ra *ra)
@@ -147,7 +203,15 @@ void igraph_free(Ra *ra)
 		ra->adj[r] = (IVec){0};
 	}
 	free(ra->eset);
+	free(ra->bits);
+	free(ra->aoff);
+	free(ra->anb);
+	free(ra->elist.v);
 	ra->eset = NULL;
+	ra->bits = NULL;
+	ra->aoff = ra->anb = NULL;
+	ra->elist = (IVec){0};
+	ra->ncsr = 0;
 	ra->ecap = ra->nedge = 0;
 	ra->nmv = 0;
 }
@@ -266,11 +330,7 @@ int ra_scratch(const Ins *in)
 
 static int32_t scratch_node(Ra *ra, Walk *w)
 {
-	if (w->nscratch == ra->pool.n) {
-		int32_t r = ra_new_reg(ra, PT_B32, 1);
-		VEC_RESERVE(ra->pool.v, ra->pool.cap, (size_t)ra->pool.n + 1);
-		ra->pool.v[ra->pool.n++] = r;
-	}
+	assert(w->nscratch < ra->pool.n);     /* made by igraph_build */
 	int32_t r = ra->pool.v[w->nscratch++];
 	ra->cls[r] = CL_GEN;
 	ra->wid[r] = 1;
@@ -384,6 +444,26 @@ static void classify(Ra *ra)
 	free(buf);
 }
 
+/* Ra.rank: registers in order of their first write, blocks in reverse
+   postorder; scratch nodes rank at their instruction */
+static void rank_defs(Ra *ra, const Cfg *c, int32_t *buf)
+{
+	const Func *f = ra->f;
+	int32_t next = 0;
+	for (int32_t r = 0; r < ra->n; r++) ra->rank[r] = INT32_MAX;
+	for (int32_t k = 0; k < c->nblock + 1; k++) {
+		int32_t b = c->rpo[k];
+		if (b == c->exit) continue;
+		for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
+			int n = live_defs(f, &f->ins[i], buf, RA_MAXSLOT);
+			for (int j = 0; j < n; j++)
+				if (ra->rank[buf[j]] == INT32_MAX) ra->rank[buf[j]] = next++;
+		}
+	}
+	for (int32_t r = 0; r < ra->n; r++)
+		if (ra->rank[r] == INT32_MAX && ra->cls[r]) ra->rank[r] = next++;
+}
+
 void igraph_build(Ra *ra, const Cfg *c, const Live *l)
 {
 	const Func *f = ra->f;
@@ -396,6 +476,15 @@ void igraph_build(Ra *ra, const Cfg *c, const Live *l)
 		ra->spill[r] = 0;
 	}
 	memset(ra->pressure, 0, sizeof ra->pressure);
+	int32_t need = 0;
+	for (int32_t i = 0; i < f->nins; i++) need += ra_scratch(&f->ins[i]);
+	while (ra->pool.n < need) {
+		int32_t r = ra_new_reg(ra, PT_B32, 1);
+		VEC_RESERVE(ra->pool.v, ra->pool.cap, (size_t)ra->pool.n + 1);
+		ra->pool.v[ra->pool.n++] = r;
+	}
+	if (ra->n <= BITMAT_MAX)
+		ra->bits = xcalloc(((size_t)ra->n * (size_t)ra->n / 2 + 64) / 64, sizeof(uint64_t));
 	Walk w = {0};
 	w.words = words;
 	w.buf = xmalloc(sizeof(int32_t) * RA_MAXSLOT);
@@ -429,6 +518,8 @@ void igraph_build(Ra *ra, const Cfg *c, const Live *l)
 	}
 	for (int32_t r = 0; r < ra->n; r++)
 		if (ra->temp[r] || (ra->cls[r] == CL_GEN && ra->wid[r] > 2)) ra->cost[r] = 1e300;
+	rank_defs(ra, c, w.buf);
+	finish(ra);
 	free(mdin);
 	free(w.buf);
 	free(w.cur);

@@ -5,7 +5,10 @@
  *
  * Live registers are counted in 32-bit registers (a 64-bit pair counts
  * two; predicates are not counted), before each instruction, from
- * live.c's per-thread sets or live_div.c's warp-level ones.  On allocated
+ * live.c's per-thread sets or live_div.c's warp-level ones, leaving out
+ * registers no write can have reached yet (a value read under a guard
+ * before any write is garbage on the other paths, not a live value; the
+ * allocator makes the same refinement, igraph.c).  On allocated
  * code each register id is one architected register of one width and
  * the allocator never lets two overlapping ids hold values at once, so
  * the count is the number of architected registers holding a value.
@@ -31,11 +34,47 @@
 
 const int listing_pct[NPCT] = {0, 25, 50, 75, 90, 100};
 
-static int32_t count32(const Func *f, const Live *l, const uint64_t *set)
+/* maybe-defined registers before each instruction (nins sets of words):
+   some write reaches it along some path (forward dataflow) */
+static uint64_t *maydef_sets(const Cfg *c, int32_t words)
+{
+	const Func *f = c->f;
+	int32_t nb = c->nblock + 1, buf[1 + INS_MAXOPD * 256];
+	size_t w = (size_t)words;
+	uint64_t *in = xcalloc((size_t)nb * w, sizeof(uint64_t));
+	uint64_t *ins = xcalloc((size_t)(f->nins + 1) * w, sizeof(uint64_t));
+	uint64_t *cur = xmalloc(sizeof(uint64_t) * w);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int32_t k = 0; k < nb; k++) {
+			int32_t b = c->rpo[k];
+			if (b == c->exit) continue;
+			memcpy(cur, in + (size_t)b * w, sizeof(uint64_t) * w);
+			for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
+				memcpy(ins + (size_t)i * w, cur, sizeof(uint64_t) * w);
+				int n = live_defs(f, &f->ins[i], buf, (int)(sizeof buf / sizeof *buf));
+				for (int j = 0; j < n; j++) cur[buf[j] >> 6] |= (uint64_t)1 << (buf[j] & 63);
+			}
+			for (int32_t s = 0; s < c->blocks[b].nsucc; s++) {
+				uint64_t *si = in + (size_t)c->blocks[b].succ[s] * w;
+				for (size_t j = 0; j < w; j++) {
+					changed |= (cur[j] & ~si[j]) != 0;
+					si[j] |= cur[j];
+				}
+			}
+		}
+	}
+	free(in);
+	free(cur);
+	return ins;
+}
+
+/* 32-bit registers in set that may hold a value (md: maybe-defined) */
+static int32_t count32(const Func *f, const Live *l, const uint64_t *set, const uint64_t *md)
 {
 	int32_t n = 0;
 	for (int32_t w = 0; w < l->words; w++)
-		for (uint64_t m = set[w]; m; m &= m - 1) {
+		for (uint64_t m = set[w] & md[w]; m; m &= m - 1) {
 			int32_t r = w * 64 + __builtin_ctzll(m);
 			PtxType t = (PtxType)f->regtype[r];
 			int sz = ptxtype_size(t);
@@ -55,11 +94,12 @@ void listing_profile(const Func *f, int warp, LiveProfile *p)
 	memset(p, 0, sizeof *p);
 	Cfg *c = cfg_build(f);
 	Live *l = warp ? live_compute_div(c) : live_compute(c);
+	uint64_t *md = maydef_sets(c, l->words);
 	int32_t *v = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	double sum = 0;
 	for (int32_t i = 0; i < f->nins; i++) {
 		if (op_info[f->ins[i].op].flags & OPF_PSEUDO) continue;
-		v[p->n] = count32(f, l, live_in(l, i));
+		v[p->n] = count32(f, l, live_in(l, i), md + (size_t)i * (size_t)l->words);
 		sum += v[p->n++];
 	}
 	qsort(v, (size_t)p->n, sizeof *v, cmp_i32);
@@ -69,34 +109,34 @@ void listing_profile(const Func *f, int warp, LiveProfile *p)
 	}
 	p->mean = p->n ? sum / p->n : 0;
 	free(v);
+	free(md);
 	live_free(l);
 	cfg_free(c);
 }
 
 static void print_line(const Module *m, const Func *f, const Live *lt, const Live *lw,
-                       int32_t i, FILE *out)
+                       const uint64_t *md, int32_t i, FILE *out)
 {
-	char *text = NULL, buf[64];
-	size_t len = 0;
+	char *text = NULL, last[512] = "", buf[64];
+	size_t len = 0, n = 0;
 	FILE *s = open_memstream(&text, &len);
 	if (!s) die("open_memstream failed");
 	ptx_print_ins(m, f, &f->ins[i], s);
 	fclose(s);
-	while (len && (text[len - 1] == '\n')) text[--len] = 0;
-	fprintf(out, "%6d %4d %4d  %-52s", i, count32(f, lt, live_in(lt, i)),
-	        count32(f, lw, live_in(lw, i)), text[0] == '\t' ? text + 1 : text);
-	int first = 1;
+	while (len && text[len - 1] == '\n') text[--len] = 0;
 	for (int32_t u = lt->use_start[i]; u < lt->use_start[i + 1]; u++) {
-		if (!lt->use_last[u]) continue;
-		int dup = 0;
+		int dup = !lt->use_last[u];
 		for (int32_t v = lt->use_start[i]; v < u && !dup; v++)
 			dup = lt->use_reg[v] == lt->use_reg[u] && lt->use_last[v];
-		if (dup) continue;
-		fprintf(out, "%s %s", first ? " // last:" : "",
-		        ir_regname(m, f, lt->use_reg[u], buf, sizeof buf));
-		first = 0;
+		if (dup || n + 80 > sizeof last) continue;
+		n += (size_t)snprintf(last + n, sizeof last - n, "%s %s", n ? "" : " // last:",
+		                      ir_regname(m, f, lt->use_reg[u], buf, sizeof buf));
 	}
-	fputc('\n', out);
+	const uint64_t *mi = md + (size_t)i * (size_t)lt->words;
+	fprintf(out, "%6d %4d %4d  ", i, count32(f, lt, live_in(lt, i), mi),
+	        count32(f, lw, live_in(lw, i), mi));
+	if (n) fprintf(out, "%-52s%s\n", text[0] == '\t' ? text + 1 : text, last);
+	else fprintf(out, "%s\n", text[0] == '\t' ? text + 1 : text);
 	free(text);
 }
 
@@ -104,6 +144,7 @@ void listing_print(const Module *m, const Func *f, FILE *out)
 {
 	Cfg *c = cfg_build(f);
 	Live *lt = live_compute(c), *lw = live_compute_div(c);
+	uint64_t *md = maydef_sets(c, lt->words);
 	int32_t *first = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 2));
 	int32_t *next = xmalloc(sizeof(int32_t) * ((size_t)f->nlabel + 1));
 	for (int32_t i = 0; i <= f->nins; i++) first[i] = -1;
@@ -122,10 +163,11 @@ void listing_print(const Module *m, const Func *f, FILE *out)
 		for (int32_t k = first[i]; k >= 0; k = next[k])
 			fprintf(out, "%s:\n", ir_str(m, f->labels[k].name));
 		if (i < f->nins && !(op_info[f->ins[i].op].flags & OPF_PSEUDO))
-			print_line(m, f, lt, lw, i, out);
+			print_line(m, f, lt, lw, md, i, out);
 	}
 	free(first);
 	free(next);
+	free(md);
 	live_free(lt);
 	live_free(lw);
 	cfg_free(c);

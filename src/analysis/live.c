@@ -247,7 +247,7 @@ static void find_uses(Live *l, int32_t *buf)
 	}
 }
 
-Live *live_compute(const Cfg *c)
+static Live *compute(const Cfg *c, int per_instruction)
 {
 	Arena *a = arena_new();
 	Live *l = arena_alloc(a, sizeof *l);
@@ -259,18 +259,30 @@ Live *live_compute(const Cfg *c)
 	size_t nset = (size_t)(c->nblock + 1) * (size_t)l->words;
 	l->blk_in = arena_alloc(a, sizeof(uint64_t) * nset);
 	l->blk_out = arena_alloc(a, sizeof(uint64_t) * nset);
-	l->ins_in = arena_alloc(a, sizeof(uint64_t) * (size_t)f->nins * (size_t)l->words);
 	int32_t *buf = xmalloc(sizeof(int32_t) * MAXSLOT);
 	uint64_t *gen = xcalloc(nset, sizeof(uint64_t)), *kill = xcalloc(nset, sizeof(uint64_t));
-	find_uses(l, buf);
+	if (per_instruction) {
+		l->ins_in = arena_alloc(a, sizeof(uint64_t) * (size_t)f->nins * (size_t)l->words);
+		find_uses(l, buf);
+	}
 	for (int32_t b = 0; b < c->nblock; b++)
 		gen_kill(l, b, set_of(l, gen, b), set_of(l, kill, b), buf);
 	solve(l, gen, kill);
-	per_ins(l, buf);
+	if (per_instruction) per_ins(l, buf);
 	free(gen);
 	free(kill);
 	free(buf);
 	return l;
+}
+
+Live *live_compute(const Cfg *c)
+{
+	return compute(c, 1);
+}
+
+Live *live_compute_blocks(const Cfg *c)
+{
+	return compute(c, 0);
 }
 
 void live_free(Live *l)

@@ -44,6 +44,9 @@ typedef struct Live {
 
 /* per-thread liveness (live.c): what register allocation uses */
 Live *live_compute(const Cfg *c);
+/* only the per-block sets blk_in, blk_out (ins_in, use_* are NULL, maxlive
+   0): what a pass that walks the blocks itself needs (igraph.c) */
+Live *live_compute_blocks(const Cfg *c);
 /* warp-level, divergence-aware liveness (live_div.c, RegMutex section III-A1):
    per-thread sets widened over divergent regions up to the reconvergence
    point; same fields, warp = 1 */

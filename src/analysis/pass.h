@@ -16,7 +16,7 @@ typedef struct PassFunc {    /* what the pipeline did to one function */
 	int32_t cap;             /* the register cap it was given */
 	const char *cap_why;     /* what set it: "sm.max_regs_per_thread", "maxrregcount",
 	                            ".maxnreg", "launch bounds" */
-	double seconds;          /* host time of its analyses and allocation */
+	double seconds;          /* CPU time of its analyses and allocation */
 } PassFunc;
 
 typedef struct PassReport {

@@ -44,9 +44,15 @@ typedef struct Ra {
 	double *cost;            /* spill cost: occurrences weighted by 10^loop depth */
 	int32_t *rep;            /* coalescing: union-find parent */
 	int32_t *colour;         /* slot (general) or predicate index; -1 none */
+	int32_t *rank;           /* order of first definition, in reverse postorder */
 	uint8_t *spill;          /* chosen for spilling in this round (set on reps) */
-	IVec *adj;               /* interference neighbours (may hold merged-away ids) */
-	/* edges as a hash set of (lo << 32 | hi) keys */
+	int32_t *aoff, *anb;     /* interference neighbours from the build (CSR, ncsr nodes) */
+	int32_t ncsr;
+	IVec *adj;               /* ... and those added since, by coalescing; both may hold
+	                            merged-away ids (map them through ra_find) */
+	IVec elist;              /* edges during the build, as pairs */
+	/* edges: a triangular bit matrix, or a hash set of (lo << 32 | hi) keys */
+	uint64_t *bits;
 	uint64_t *eset;
 	uint32_t ecap, nedge;
 	Move *mv;
@@ -58,6 +64,8 @@ typedef struct Ra {
 	/* spill state kept across rounds */
 	int32_t spill_sym;       /* Sym id of __rfsim_spill, -1 before the first spill */
 	int32_t spill_bytes;
+	int32_t pack_reg;        /* general register holding spilled predicates' bits, -1 */
+	int32_t pack_bits;       /* bits of it in use */
 } Ra;
 
 /* ra ids */
@@ -70,6 +78,19 @@ static inline int32_t ra_find(Ra *ra, int32_t r)
 	return r;
 }
 
+static inline int32_t igraph_degree(const Ra *ra, int32_t x)
+{
+	int32_t n = x < ra->ncsr ? ra->aoff[x + 1] - ra->aoff[x] : 0;
+	return n + ra->adj[x].n;
+}
+
+/* neighbour i of x, 0 <= i < igraph_degree(ra, x) */
+static inline int32_t igraph_nb(const Ra *ra, int32_t x, int32_t i)
+{
+	int32_t n = x < ra->ncsr ? ra->aoff[x + 1] - ra->aoff[x] : 0;
+	return i < n ? ra->anb[ra->aoff[x] + i] : ra->adj[x].v[i - n];
+}
+
 /* igraph.c */
 void ra_grow(Ra *ra, int32_t n);                  /* per-register arrays hold n ids */
 int32_t ra_new_reg(Ra *ra, PtxType t, int temp);  /* a fresh register id */
@@ -79,6 +100,10 @@ void igraph_free(Ra *ra);
 int igraph_edge(const Ra *ra, int32_t a, int32_t b);   /* a and b interfere */
 void igraph_add(Ra *ra, int32_t a, int32_t b);
 int ra_scratch(const Ins *in);   /* scratch registers ptxas's expansion of in needs */
+
+/* ra_check.c: conflicts of the colouring found by an independent liveness
+   check (RaOpts.verify); 0 if none */
+int ra_check(Ra *ra);
 
 /* spill.c: rewrite f with spill code for every rep marked in ra->spill */
 void spill_rewrite(Ra *ra, const Cfg *c);

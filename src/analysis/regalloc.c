@@ -87,13 +87,13 @@ static int briggs(Ra *ra, int32_t a, int32_t b, int32_t *stamp, int32_t mark)
 	int cl = ra->cls[a], w = cl == CL_GEN ? ra->wid[a] : 1;
 	int32_t k = target(ra, cl), sig = 0;
 	for (int pass = 0; pass < 2; pass++) {
-		const IVec *v = &ra->adj[pass ? b : a];
-		for (int32_t i = 0; i < v->n; i++) {
-			int32_t t = ra_find(ra, v->v[i]);
+		int32_t x = pass ? b : a, n = igraph_degree(ra, x);
+		for (int32_t i = 0; i < n; i++) {
+			int32_t t = ra_find(ra, igraph_nb(ra, x, i));
 			if (stamp[t] == mark || t == a || t == b) continue;
 			stamp[t] = mark;
 			int tw = cl == CL_GEN ? ra->wid[t] : 1;
-			if (ra->adj[t].n >= k / tw) sig += blocked(ra, a, t);
+			if (igraph_degree(ra, t) >= k / tw) sig += blocked(ra, a, t);
 		}
 	}
 	return sig < k / w;
@@ -104,9 +104,9 @@ static void merge(Ra *ra, int32_t a, int32_t b)
 	ra->rep[b] = a;
 	ra->cost[a] += ra->cost[b];
 	ra->temp[a] |= ra->temp[b];
-	const IVec *v = &ra->adj[b];
-	for (int32_t i = 0; i < v->n; i++) {
-		int32_t t = ra_find(ra, v->v[i]);
+	int32_t n = igraph_degree(ra, b);
+	for (int32_t i = 0; i < n; i++) {
+		int32_t t = ra_find(ra, igraph_nb(ra, b, i));
 		if (t != a) igraph_add(ra, a, t);
 	}
 }
@@ -141,19 +141,25 @@ typedef struct Col {         /* the colouring of one class */
 	int32_t *off, *nb;       /* deduplicated neighbours (CSR over node indexes) */
 	int32_t *moff, *mnb;     /* move partners (CSR) */
 	int32_t *wdeg;           /* positions blocked by neighbours not yet removed */
+	uint8_t *w;              /* width of each node (1 for predicates) */
+	int32_t *avail;          /* kt / width: positions simplify assumes */
 	uint8_t *gone;
 	int32_t *stack, nstack;
+	int32_t *alive, nalive;  /* nodes not yet removed (some may be: compacted lazily) */
 	int32_t nspill;          /* nodes select found no register for */
 } Col;
 
 static int wd(const Ra *ra, const Col *g, int32_t x)
 {
-	return g->cl == CL_GEN ? ra->wid[g->node[x]] : 1;
+	(void)ra;
+	return g->w[x];
 }
 
+/* positions of x that neighbour y blocks: max(1, width y / width x) */
 static int blk(const Ra *ra, const Col *g, int32_t x, int32_t y)
 {
-	return g->cl == CL_GEN ? blocked(ra, g->node[x], g->node[y]) : 1;
+	(void)ra;
+	return g->w[y] > g->w[x] ? g->w[y] >> (g->w[x] >> 1) : 1;
 }
 
 static void nbr_lists(Ra *ra, Col *g)
@@ -164,9 +170,9 @@ static void nbr_lists(Ra *ra, Col *g)
 	for (int32_t x = 0; x < g->nnode; x++) stamp[x] = -1;
 	for (int32_t x = 0; x < g->nnode; x++) {
 		g->off[x] = all.n;
-		const IVec *v = &ra->adj[g->node[x]];
-		for (int32_t i = 0; i < v->n; i++) {
-			int32_t y = g->idx[ra_find(ra, v->v[i])];
+		int32_t r = g->node[x], n = igraph_degree(ra, r);
+		for (int32_t i = 0; i < n; i++) {
+			int32_t y = g->idx[ra_find(ra, igraph_nb(ra, r, i))];
 			if (y < 0 || y == x || stamp[y] == x) continue;
 			stamp[y] = x;
 			VEC_RESERVE(all.v, all.cap, (size_t)all.n + 1);
@@ -217,42 +223,54 @@ static void col_init(Ra *ra, Col *g, int cl, int32_t k)
 	move_lists(ra, g);
 	size_t nn = (size_t)g->nnode + 1;
 	g->wdeg = xcalloc(nn, sizeof(int32_t));
+	g->w = xmalloc(nn);
+	g->avail = xmalloc(nn * sizeof(int32_t));
+	for (int32_t x = 0; x < g->nnode; x++) {
+		g->w[x] = cl == CL_GEN ? ra->wid[g->node[x]] : 1;
+		g->avail[x] = g->kt / g->w[x];
+	}
 	g->gone = xcalloc(nn, 1);
 	g->stack = xmalloc(sizeof(int32_t) * nn);
+	g->alive = xmalloc(sizeof(int32_t) * nn);
+	for (int32_t x = 0; x < g->nnode; x++) g->alive[g->nalive++] = x;
 }
 
 static void col_free(Col *g)
 {
 	free(g->idx), free(g->node), free(g->off), free(g->nb), free(g->moff), free(g->mnb);
-	free(g->wdeg), free(g->gone), free(g->stack);
+	free(g->wdeg), free(g->gone), free(g->stack), free(g->alive), free(g->w), free(g->avail);
 }
 
-/* the node to remove when every one left has significant degree */
-static int32_t pick_spill(const Ra *ra, const Col *g)
+/* the node to remove when every one left has significant degree: least
+   cost per blocked position (Chaitin); compacts the list of those left */
+static int32_t pick_spill(const Ra *ra, Col *g)
 {
-	int32_t best = -1;
+	int32_t best = -1, n = 0;
 	double bv = 0;
-	for (int32_t x = 0; x < g->nnode; x++) {
+	for (int32_t k = 0; k < g->nalive; k++) {
+		int32_t x = g->alive[k];
 		if (g->gone[x]) continue;
+		g->alive[n++] = x;
 		double v = ra->cost[g->node[x]] / (g->wdeg[x] + 1);
 		if (best < 0 || v < bv) best = x, bv = v;
 	}
+	g->nalive = n;
 	return best;
 }
 
-static void simplify(const Ra *ra, Col *g)
+static void simplify(Ra *ra, Col *g)
 {
 	int32_t *low = xmalloc(sizeof(int32_t) * ((size_t)g->nnode + 1)), nlow = 0;
 	for (int32_t x = 0; x < g->nnode; x++) {
 		for (int32_t i = g->off[x]; i < g->off[x + 1]; i++) g->wdeg[x] += blk(ra, g, x, g->nb[i]);
-		if (g->wdeg[x] < g->kt / wd(ra, g, x)) low[nlow++] = x;
+		if (g->wdeg[x] < g->avail[x]) low[nlow++] = x;
 	}
 	for (int32_t left = g->nnode; left > 0; left--) {
 		int32_t x = nlow ? low[--nlow] : pick_spill(ra, g);
 		g->gone[x] = 1;
 		g->stack[g->nstack++] = x;
 		for (int32_t i = g->off[x]; i < g->off[x + 1]; i++) {
-			int32_t y = g->nb[i], av = g->kt / wd(ra, g, y);
+			int32_t y = g->nb[i], av = g->avail[y];
 			if (g->gone[y]) continue;
 			int was = g->wdeg[y] >= av;
 			g->wdeg[y] -= blk(ra, g, y, x);
@@ -269,29 +287,80 @@ static int is_free(const uint64_t *forb, int32_t c, int w)
 	return 1;
 }
 
-static void select_regs(Ra *ra, Col *g)
+/* the register for node x given its coloured neighbours; -1 if none fits */
+static int32_t pick_reg(const Ra *ra, const Col *g, int32_t x)
 {
-	for (int32_t s = g->nstack - 1; s >= 0; s--) {
-		int32_t x = g->stack[s], w = wd(ra, g, x), pick = -1;
-		uint64_t forb[4] = {0};
-		for (int32_t i = g->off[x]; i < g->off[x + 1]; i++) {
-			int32_t y = g->nb[i], c = ra->colour[g->node[y]];
-			for (int j = 0; c >= 0 && j < wd(ra, g, y); j++)
-				forb[(c + j) >> 6] |= (uint64_t)1 << ((c + j) & 63);
+	int32_t w = wd(ra, g, x);
+	uint64_t forb[4] = {0};
+	for (int32_t i = g->off[x]; i < g->off[x + 1]; i++) {
+		int32_t y = g->nb[i], c = ra->colour[g->node[y]];
+		for (int j = 0; c >= 0 && j < wd(ra, g, y); j++)
+			forb[(c + j) >> 6] |= (uint64_t)1 << ((c + j) & 63);
+	}
+	for (int32_t i = g->moff[x]; i < g->moff[x + 1]; i++) {
+		int32_t c = ra->colour[g->node[g->mnb[i]]];
+		if (c >= 0 && c % w == 0 && c + w <= g->k && is_free(forb, c, w)) return c;
+	}
+	for (int32_t c = 0; c + w <= g->k; c += w)
+		if (is_free(forb, c, w)) return c;
+	return -1;
+}
+
+/* colour the nodes in order[0..n); returns registers used, -1 if some node
+   found none (and, with mark, marks those for spilling) */
+static int32_t select_regs(Ra *ra, Col *g, const int32_t *order, int32_t n, int mark)
+{
+	int32_t top = 0, failed = 0;
+	for (int32_t x = 0; x < g->nnode; x++) ra->colour[g->node[x]] = -1;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t x = order[k], c = pick_reg(ra, g, x);
+		if (c >= 0) {
+			ra->colour[g->node[x]] = c;
+			if (c + wd(ra, g, x) > top) top = c + wd(ra, g, x);
+			continue;
 		}
-		for (int32_t i = g->moff[x]; i < g->moff[x + 1] && pick < 0; i++) {
-			int32_t c = ra->colour[g->node[g->mnb[i]]];
-			if (c >= 0 && c % w == 0 && c + w <= g->k && is_free(forb, c, w)) pick = c;
-		}
-		for (int32_t c = 0; pick < 0 && c + w <= g->k; c += w)
-			if (is_free(forb, c, w)) pick = c;
-		if (pick >= 0) {
-			ra->colour[g->node[x]] = pick;
-		} else {
+		failed = 1;
+		if (mark) {
 			ra->spill[g->node[x]] = 1;
 			g->nspill++;
 		}
 	}
+	return failed ? -1 : top;
+}
+
+static int32_t *by_rank;     /* qsort context: first-definition rank per register */
+
+static int rank_cmp(const void *a, const void *b)
+{
+	int32_t x = by_rank[*(const int32_t *)a], y = by_rank[*(const int32_t *)b];
+	return x != y ? (x > y) - (x < y) : *(const int32_t *)a - *(const int32_t *)b;
+}
+
+/* the other select order: greedy in order of first definition (reverse
+   postorder), optimal for the chordal graphs of SSA code; kept if it
+   needs fewer registers than the Chaitin-Briggs order */
+static void try_def_order(Ra *ra, Col *g, int32_t have)
+{
+	int32_t *order = xmalloc(sizeof(int32_t) * ((size_t)g->nnode + 1));
+	int32_t *rank = xmalloc(sizeof(int32_t) * ((size_t)g->nnode + 1));
+	int32_t *save = xmalloc(sizeof(int32_t) * ((size_t)g->nnode + 1));
+	for (int32_t x = 0; x < g->nnode; x++) {
+		order[x] = x;
+		rank[x] = INT32_MAX;
+		save[x] = ra->colour[g->node[x]];
+	}
+	for (int32_t r = 0; r < ra->n; r++) {
+		int32_t x = g->idx[ra_find(ra, r)];
+		if (x >= 0 && ra->rank[r] < rank[x]) rank[x] = ra->rank[r];
+	}
+	by_rank = rank;
+	qsort(order, (size_t)g->nnode, sizeof *order, rank_cmp);
+	int32_t got = select_regs(ra, g, order, g->nnode, 0);
+	if (got < 0 || got >= have)
+		for (int32_t x = 0; x < g->nnode; x++) ra->colour[g->node[x]] = save[x];
+	free(order);
+	free(rank);
+	free(save);
 }
 
 /* a spill temporary found no register: spill its neighbours instead;
@@ -319,7 +388,13 @@ static int colour_class(Ra *ra, int cl, int32_t k)
 	Col g;
 	col_init(ra, &g, cl, k);
 	simplify(ra, &g);
-	select_regs(ra, &g);
+	for (int32_t i = 0, j = g.nstack - 1; i < j; i++, j--) {   /* pop order */
+		int32_t t = g.stack[i];
+		g.stack[i] = g.stack[j];
+		g.stack[j] = t;
+	}
+	int32_t have = select_regs(ra, &g, g.stack, g.nstack, 1);
+	if (have > g.kt) try_def_order(ra, &g, have);    /* kt is a lower bound */
 	int rc = g.nspill ? 1 : 0;
 	if (g.nspill && unblock_temps(ra, &g)) rc = -1;
 	col_free(&g);
@@ -382,7 +457,14 @@ static void plan(Ra *ra, Assign *a)
 		                         ra->colour[ra_find(ra, r)] : 0;
 }
 
-static void dump_assign(const Ra *ra, const Assign *a, int32_t nreg0)
+static int is_scratch(const Ra *ra, int32_t r)
+{
+	for (int32_t i = 0; i < ra->pool.n; i++)
+		if (ra->pool.v[i] == r) return 1;
+	return 0;
+}
+
+static void dump_assign(Ra *ra, const Assign *a, int32_t nreg0)
 {
 	FILE *out = ra->o->dump;
 	const RaStats *st = ra->st;
@@ -395,7 +477,7 @@ static void dump_assign(const Ra *ra, const Assign *a, int32_t nreg0)
 	for (int32_t r = 0; r < ra->n; r++) {
 		if (!ra->cls[r]) continue;
 		if (r < nreg0) ir_regname(ra->m, ra->f, r, buf, sizeof buf);
-		else snprintf(buf, sizeof buf, "%%t%d", r);
+		else snprintf(buf, sizeof buf, "%%t%d%s", r, is_scratch(ra, r) ? " (scratch)" : "");
 		int32_t c = ra->colour[ra_find(ra, r)];
 		if (ra->cls[r] == CL_PRED) fprintf(out, "  %s P%d\n", buf, c);
 		else if (ra->wid[r] == 1) fprintf(out, "  %s R%d\n", buf, c);
@@ -467,6 +549,8 @@ static void ra_free(Ra *ra)
 	igraph_free(ra);
 	free(ra->regtype), free(ra->cls), free(ra->wid), free(ra->temp), free(ra->spill);
 	free(ra->cost), free(ra->rep), free(ra->colour), free(ra->adj), free(ra->mv);
+	free(ra->rank);
+	free(ra->pool.v);
 }
 
 /* one build-coalesce-colour round: 0 allocated, 1 spill code written, -1 stuck */
@@ -474,7 +558,7 @@ static int round_once(Ra *ra)
 {
 	Func *f = ra->f;
 	Cfg *c = cfg_build(f);
-	Live *l = live_compute(c);
+	Live *l = live_compute_blocks(c);
 	igraph_build(ra, c, l);
 	live_free(l);
 	if (ra->st->rounds++ == 0) {
@@ -495,6 +579,7 @@ static int round_once(Ra *ra)
 		spill_rewrite(ra, c);
 	} else {
 		ra->st->cap = ra->cap;
+		if (ra->o->verify) ra->st->conflicts = ra_check(ra);
 		assign(ra, ra->nreg0);
 	}
 	cfg_free(c);
@@ -511,7 +596,7 @@ int regalloc_func(Module *m, int32_t fi, const RaOpts *o, RaStats *st)
 		st->skipped = 1;
 		return RF_OK;
 	}
-	Ra ra = {.m = m, .f = f, .fi = fi, .o = o, .st = st, .spill_sym = -1};
+	Ra ra = {.m = m, .f = f, .fi = fi, .o = o, .st = st, .spill_sym = -1, .pack_reg = -1};
 	ra.cap = o->cap < MAXCAP ? o->cap : MAXCAP;
 	ra.nreg0 = f->nreg;
 	ra_grow(&ra, f->nreg + 1);

@@ -11,7 +11,8 @@
  *
  * Files: igraph.c builds the interference graph, regalloc.c coalesces,
  * colours and assigns, spill.c writes spill and rematerialisation code,
- * edit.c is the instruction-stream editor the last two share.
+ * edit.c is the instruction-stream editor the last two share, ra_check.c
+ * re-checks a colouring for the tests.
  */
 #ifndef RFSIM_ANALYSIS_REGALLOC_H
 #define RFSIM_ANALYSIS_REGALLOC_H
@@ -26,6 +27,7 @@ typedef struct RaOpts {
 	int32_t npred;           /* predicate registers */
 	FILE *dump;              /* 'a' dump (assignment), or NULL */
 	FILE *dump_spill;        /* 's' dump (spill decisions, spill code), or NULL */
+	int verify;              /* 1: check the colouring independently (ra_check.c; tests) */
 } RaOpts;
 
 typedef struct RaStats {
@@ -44,6 +46,7 @@ typedef struct RaStats {
 	int32_t moves_removed;   /* moves deleted because both sides share a register */
 	int32_t rounds;          /* build-colour-spill rounds */
 	int32_t skipped;         /* 1: left in virtual registers (see regalloc.c) */
+	int32_t conflicts;       /* with RaOpts.verify: clobbers ra_check.c found (a bug) */
 } RaStats;
 
 /* allocate function fi of m in place; RF_OK, or RF_EINPUT with err_set() */

@@ -24,11 +24,13 @@
  *            deleted (Briggs, Cooper and Torczon's rematerialisation, in
  *            its simplest form; ptxas reads parameters straight from the
  *            constant bank, so this is also closer to what it emits).
- *   predicate  a predicate becomes a 32-bit general register holding 0
- *            or 1: `selp.u32 g, 1, 0, p` after each write, `setp.ne.u32
- *            p, g, 0` before each read, as ptxas spills predicates to R
- *            registers (P2R/R2P).  A guarded write first restores the old
- *            value.  The general register may itself be spilled later.
+ *   predicate  a predicate becomes one bit of a general register that
+ *            all spilled predicates share (32 to a register), as ptxas
+ *            packs the predicate file into an R register (P2R/R2P):
+ *            after each write `@p or.b32 g, g, bit; @!p and.b32 g, g,
+ *            ~bit`, before each read `and.b32 t, g, bit; setp.ne.u32 p,
+ *            t, 0`.  A guarded write first restores the old value.  The
+ *            general register may itself be spilled later.
  *
  * Inserted instructions carry the PTX line of the instruction they serve.
  */
@@ -44,7 +46,8 @@ enum { SP_MEM = 1, SP_REMAT, SP_PREDREG };
 typedef struct Plan {        /* per register id of the input */
 	uint8_t how;             /* SP_* (via its rep), 0 = stays */
 	int32_t off;             /* SP_MEM: byte offset in __rfsim_spill */
-	int32_t greg;            /* SP_PREDREG: the general register holding it */
+	int32_t greg;            /* SP_PREDREG: the general register holding it ... */
+	uint32_t bit;            /* ... as this bit */
 	int32_t def;             /* SP_REMAT: the instruction that computes it */
 } Plan;
 
@@ -92,6 +95,34 @@ static int remat_ok(const Ra *ra, const Ins *in)
 
 /* ---- the spill area ------------------------------------------------------------ */
 
+static void swap_opd(Operand *o, int32_t a, int32_t b)
+{
+	if (o->kind != OPK_SYM && !(o->kind == OPK_ADDR && (o->flags & OPDF_SYMBASE))) return;
+	if (o->reg == a) o->reg = b;
+	else if (o->reg == b) o->reg = a;
+}
+
+/* exchange symbols a and b, both f's locals: the printer writes a body's
+   declarations in id order around its nested blocks, so the spill area,
+   declared last, takes the id of the first symbol of a nested block and is
+   written before any use */
+static void swap_ids(Ra *ra, int32_t a, int32_t b)
+{
+	Module *m = ra->m;
+	Func *f = ra->f;
+	Sym t = m->syms[a];
+	m->syms[a] = m->syms[b];
+	m->syms[b] = t;
+	for (int32_t i = 0; i < f->nlocal; i++)
+		f->locals[i] = f->locals[i] == a ? b : f->locals[i] == b ? a : f->locals[i];
+	for (int32_t i = 0; i < f->nins; i++)
+		for (int k = 0; k < f->ins[i].nd + f->ins[i].ns; k++) swap_opd(&f->ins[i].o[k], a, b);
+	for (int32_t i = 0; i < f->nvop; i++) swap_opd(&f->vops[i], a, b);
+	for (int32_t k = a; k != -1; k = k == a ? b : -1)
+		if (m->syms[k].kind == SYM_PROTO) m->funcs[m->syms[k].func].sym = k;
+	ra->spill_sym = a;
+}
+
 static void ensure_sym(Ra *ra)
 {
 	if (ra->spill_sym >= 0) return;
@@ -114,6 +145,11 @@ static void ensure_sym(Ra *ra)
 	memcpy(loc, f->locals, sizeof(int32_t) * (size_t)f->nlocal);
 	loc[f->nlocal++] = ra->spill_sym;
 	f->locals = loc;
+	int32_t first = -1;      /* the first symbol declared in a nested { } block */
+	for (int32_t i = 0; i < f->nlocal; i++)
+		if (m->syms[f->locals[i]].scope >= 0 && (first < 0 || f->locals[i] < first))
+			first = f->locals[i];
+	if (first >= 0) swap_ids(ra, first, ra->spill_sym);
 }
 
 static int32_t slot_for(Ra *ra, int32_t r)
@@ -141,7 +177,7 @@ static void dump_plan(Ra *ra, int32_t r, const Plan *p)
 	if (p->how == SP_MEM) fprintf(out, "to [__rfsim_spill+%d]\n", p->off);
 	else if (p->how == SP_REMAT) fprintf(out, "rematerialised from line %u\n",
 	                                     ra->f->ins[p->def].line);
-	else fprintf(out, "kept in %%t%d\n", p->greg);
+	else fprintf(out, "kept in bit %d of %%t%d\n", __builtin_ctz(p->bit), p->greg);
 }
 
 /* how each marked register is spilled: one plan per rep, shared by members;
@@ -165,8 +201,13 @@ static Plan *plan(Ra *ra, int32_t *np)
 	for (int32_t r = 0; r < n; r++) {
 		if (!ra->cls[r] || ra_find(ra, r) != r || !ra->spill[r]) continue;
 		if (ra->cls[r] == CL_PRED) {
+			if (ra->pack_reg < 0 || ra->pack_bits == 32) {
+				ra->pack_reg = ra_new_reg(ra, PT_B32, 0);
+				ra->pack_bits = 0;
+			}
 			p[r].how = SP_PREDREG;
-			p[r].greg = ra_new_reg(ra, PT_B32, 0);
+			p[r].greg = ra->pack_reg;
+			p[r].bit = 1u << ra->pack_bits++;
 			ra->st->pred_spilled++;
 		} else if (ndef[r] == 1 && remat_ok(ra, &f->ins[p[r].def])) {
 			p[r].how = SP_REMAT;
@@ -230,26 +271,43 @@ static void emit_ldst(Edit *e, Ra *ra, const Ins *at, int32_t t, int32_t off, in
 	else ra->st->spill_loads++;
 }
 
-static void emit_setp(Edit *e, const Ins *at, int32_t p, int32_t g)
+static Operand imm_opd(uint32_t v)
 {
-	Ins x = base_ins(at, OP_SETP, PT_U32);
+	return (Operand){.kind = OPK_IMM, .flags = OPDF_HEXLIT, .imm = v};
+}
+
+/* predicate p from bit `bit` of g, through general temporary t */
+static void emit_pred_load(Edit *e, const Ins *at, int32_t p, int32_t g, uint32_t bit,
+                           int32_t t)
+{
+	Ins x = base_ins(at, OP_AND, PT_B32);
+	x.nd = 1, x.ns = 2;
+	x.o[0] = reg_opd(t);
+	x.o[1] = reg_opd(g);
+	x.o[2] = imm_opd(bit);
+	edit_emit(e, &x);
+	x = base_ins(at, OP_SETP, PT_U32);
 	x.cmp = CMP_NE;
 	x.nd = 1, x.ns = 2;
 	x.o[0] = reg_opd(p);
-	x.o[1] = reg_opd(g);
-	x.o[2] = (Operand){.kind = OPK_IMM, .imm = 0};
+	x.o[1] = reg_opd(t);
+	x.o[2] = imm_opd(0);
 	edit_emit(e, &x);
 }
 
-static void emit_selp(Edit *e, const Ins *at, int32_t g, int32_t p)
+/* bit `bit` of g from predicate p */
+static void emit_pred_store(Edit *e, const Ins *at, int32_t g, uint32_t bit, int32_t p)
 {
-	Ins x = base_ins(at, OP_SELP, PT_U32);
-	x.nd = 1, x.ns = 3;
-	x.o[0] = reg_opd(g);
-	x.o[1] = (Operand){.kind = OPK_IMM, .imm = 1};
-	x.o[2] = (Operand){.kind = OPK_IMM, .imm = 0};
-	x.o[3] = reg_opd(p);
-	edit_emit(e, &x);
+	for (int neg = 0; neg < 2; neg++) {
+		Ins x = base_ins(at, neg ? OP_AND : OP_OR, PT_B32);
+		x.guard = p;
+		x.guard_neg = (uint8_t)neg;
+		x.nd = 1, x.ns = 2;
+		x.o[0] = reg_opd(g);
+		x.o[1] = reg_opd(g);
+		x.o[2] = imm_opd(neg ? ~bit : bit);
+		edit_emit(e, &x);
+	}
 }
 
 /* the value of r into temporary t, before the instruction */
@@ -258,7 +316,7 @@ static void reload(Edit *e, Ra *ra, const Plan *p, const Ins *at, int32_t t)
 	if (p->how == SP_MEM) {
 		emit_ldst(e, ra, at, t, p->off, 0, -1, 0);
 	} else if (p->how == SP_PREDREG) {
-		emit_setp(e, at, t, p->greg);
+		emit_pred_load(e, at, t, p->greg, p->bit, ra_new_reg(ra, PT_B32, 1));
 	} else {
 		Ins x = ra->f->ins[p->def];
 		x.o[0].reg = t;
@@ -337,7 +395,7 @@ static void fix_ins(Edit *e, Ra *ra, const Plan *p, int32_t i, Fix *fx, int32_t 
 		int32_t t = fx->def[k];
 		if (t < 0) continue;
 		if (pl->how == SP_PREDREG) {
-			emit_selp(e, orig, pl->greg, t);
+			emit_pred_store(e, orig, pl->greg, pl->bit, t);
 		} else if (pl->how == SP_MEM) {
 			int guarded = orig->guard >= 0 && !selfguard;
 			emit_ldst(e, ra, orig, t, pl->off, 1, guarded ? in.guard : -1,

@@ -12,10 +12,20 @@
 #define RFSIM_API_API_H
 
 #include "base/config.h"
+#include "cuda.h"
 #include "sim/gpu.h"
 
 /* the config later contexts' GPUs are built from (copied) */
 void api_set_config(const Config *c);
+
+/* the host's view of device memory [dptr, dptr+bytes) in the current
+ * context, or NULL if that is not inside one live allocation (or there is
+ * no context): how libcudart tells device pointers from host pointers */
+void *api_mem_host(CUdeviceptr dptr, size_t bytes);
+
+/* cuModuleLoadData, with the name that error messages give the PTX
+ * (libcudart names what it pulls out of a program "PROG.compute_XX.ptx") */
+CUresult api_module_load(CUmodule *module, const char *ptx, const char *name);
 
 /* every kernel launched through the driver API since the last clear, in
  * launch order, across contexts */

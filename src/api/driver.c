@@ -63,6 +63,11 @@ const KernelStats *api_kernel_log(int *n)
 
 void api_kernel_log_clear(void) { g_nlog = 0; }
 
+void *api_mem_host(CUdeviceptr dptr, size_t bytes)
+{
+	return g_cur ? gpu_mem_host(g_cur->g, dptr, bytes) : NULL;
+}
+
 static const Config *cfg(void)
 {
 	if (!g_cfg_set) {
@@ -259,6 +264,13 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image)
 		return CUDA_ERROR_INVALID_IMAGE;
 	}
 	return load(module, text, strlen(text), "<cuModuleLoadData>");
+}
+
+CUresult api_module_load(CUmodule *module, const char *ptx, const char *name)
+{
+	NEED_CTX();
+	if (!module || !ptx || !name) return CUDA_ERROR_INVALID_VALUE;
+	return load(module, ptx, strlen(ptx), name);
 }
 
 CUresult cuModuleLoad(CUmodule *module, const char *fname)

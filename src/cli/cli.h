@@ -96,6 +96,9 @@ void list_workloads(FILE *f);
 int cmd_run_ptx(const Opts *o);                      /* run_ptx.c */
 int cmd_config(const Opts *o);                       /* main.c */
 int cmd_analyze(int argc, char **argv);              /* analyze.c */
+int cmd_sweep(int argc, char **argv);                /* sweep.c */
+int cmd_plot(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
 
 /* kernel arguments of `run FILE.ptx` (kargs.c) */
 typedef struct KArg {

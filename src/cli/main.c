@@ -1,10 +1,12 @@
 /*
  * main.c -- the rfsim command: dispatch on the first word.
  *
- *   rfsim list | run | compare | config | --help | --version
+ *   rfsim list | run | compare | analyze | config | sweep | plot | reproduce
+ *   rfsim --help | --version
  *
  * Each command's options are parsed by args.c; the commands themselves
- * live in run_workload.c (run NAME, compare) and run_ptx.c (run FILE.ptx).
+ * live in run_workload.c (run NAME, compare) and run_ptx.c (run FILE.ptx);
+ * analyze.c and sweep.c (sweep, plot, reproduce) parse their own options.
  * `run` tells a PTX file from a workload name by its spelling: a word
  * ending in .ptx or containing a '/' is a file.
  */
@@ -28,6 +30,12 @@ static void help_main(FILE *f)
 	      "                                    run the suite (or those), one row each\n"
 	      "  rfsim analyze FILE.ptx|WORKLOAD [options]\n"
 	      "                                    registers, spills, occupancy per kernel\n"
+	      "  rfsim sweep FILE [-j N] [-o DIR] [--emit-slurm DIR]\n"
+	      "                                    run a sweep file's points, resumably\n"
+	      "  rfsim plot RESULTS.csv --x COL --y STAT [--series COL] -o FILE.png|svg\n"
+	      "                                    plot a sweep's results with gnuplot\n"
+	      "  rfsim reproduce EXPERIMENT|PAPER|all [--size S] [-j N] [-o DIR]\n"
+	      "                                    regenerate a paper's figures, report.md\n"
 	      "  rfsim config [-c NAME|FILE] [-s KEY=VALUE]...\n"
 	      "                                    print the effective config as JSON\n"
 	      "  rfsim config --help               every config key: default, range, meaning\n"
@@ -147,6 +155,9 @@ static int dispatch(const char *cmd, int argc, char **argv)
 {
 	if (!strcmp(cmd, "list")) return cmd_list(argc, argv);
 	if (!strcmp(cmd, "analyze")) return cmd_analyze(argc, argv);
+	if (!strcmp(cmd, "sweep")) return cmd_sweep(argc, argv);
+	if (!strcmp(cmd, "plot")) return cmd_plot(argc, argv);
+	if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc, argv);
 	int known = !strcmp(cmd, "run") || !strcmp(cmd, "compare") || !strcmp(cmd, "config");
 	if (!known) return usage_error("unknown command '%s'", cmd);
 	Opts o;

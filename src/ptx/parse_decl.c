@@ -19,7 +19,8 @@
  *                         merged into one SymInit of the address size
  *
  * Kernel parameters may carry pointer attributes (`.ptr .global .align 16`):
- * they are hints to ptxas with no effect on the program, and are dropped.
+ * they are hints to ptxas with no effect on the program, and are dropped;
+ * so is a variable's `.attribute(.managed)` (a __managed__ variable).
  */
 #include <stdio.h>
 #include <string.h>
@@ -81,6 +82,13 @@ static void decl_spec(Parser *p, Sym *s, int is_param)
 			in_ptr = 1;
 		} else if (in_ptr && dir_space(&t)) {
 			/* pointer attribute: dropped */
+		} else if (!is_param && lex_is(&t, ".attribute")) {
+			/* .attribute(.managed): where the host sees the variable is
+			 * libcudart's business (src/cudart/memory.c); dropped */
+			p_expect(p, '(', "'(' after .attribute");
+			if (!p_is_dir(p, ".managed")) p_error(p, "expected .managed in .attribute(...)");
+			p_next(p);
+			p_expect(p, ')', "')'");
 		} else if (lex_is(&t, ".texref") || lex_is(&t, ".samplerref") ||
 		           lex_is(&t, ".surfref")) {
 			p_error_at(p, &t, "unsupported declaration '%.*s' (rfsim does not implement "

@@ -17,8 +17,10 @@
  *  - dw = eta*delta*in + momentum*oldw: at most three roundings on the
  *    terms (two products, fused or not, and the sum), so |error| <= 3u*M
  *    with M = |eta*delta*in| + |momentum*oldw|; oldw (= dw) is checked
- *    with 4u * M, and w + dw, one more rounding, with 5u * (|w| + M).  The
- *    bias weights (input 1) follow the same bounds.
+ *    with 4u * M, and w + dw, one more rounding, with 5u * (|w| + M).
+ *
+ * Input unit 0 is the bias unit (input 1), so w's row 0 holds the hidden
+ * units' biases, as in Rodinia.
  */
 #include <math.h>
 #include <stdio.h>
@@ -32,8 +34,8 @@ static const float ETA = 0.3f, MOMENTUM = 0.3f, TARGET = 0.8f;
 
 typedef struct Net {
 	int nin, nblk;               /* input units, blocks (nin / 16) */
-	float *in, *w, *oldw;        /* nin; nin x HID; nin x HID */
-	float bias[HID], oldbias[HID], w2[HID], delta[HID];
+	float *in, *w, *oldw;        /* nin (in[0] = 1: bias); nin x HID; nin x HID */
+	float w2[HID], delta[HID];   /* hidden -> output weights; hidden deltas */
 	float *part;                 /* GPU forward partials, nblk x HID */
 	double *want, *mag;          /* scratch for references, nin x HID */
 } Net;
@@ -57,17 +59,15 @@ static int make_net(Net *n, uint64_t seed)
 	if (!n->in || !n->w || !n->oldw || !n->part || !n->want || !n->mag)
 		return -1;
 	wl_rng_init(&rng, seed, 1);
-	for (int i = 0; i < n->nin; i++)
+	n->in[0] = 1.0f;
+	for (int i = 1; i < n->nin; i++)
 		n->in[i] = wl_rng_f32(&rng, 0.0f, 1.0f);
 	for (size_t i = 0; i < nw; i++) {
 		n->w[i] = wl_rng_f32(&rng, -0.1f, 0.1f);
 		n->oldw[i] = wl_rng_f32(&rng, -0.01f, 0.01f);
 	}
-	for (int j = 0; j < HID; j++) {
-		n->bias[j] = wl_rng_f32(&rng, -0.1f, 0.1f);
-		n->oldbias[j] = wl_rng_f32(&rng, -0.01f, 0.01f);
+	for (int j = 0; j < HID; j++)
 		n->w2[j] = wl_rng_f32(&rng, -1.0f, 1.0f);
-	}
 	return 0;
 }
 
@@ -94,7 +94,7 @@ static int forward_and_back(Net *n, char *msg, size_t msgn)
 	if (rc)
 		return rc;
 	for (int x = 0; x < HID; x++) {
-		double s = n->bias[x];
+		double s = 0;
 		for (int b = 0; b < n->nblk; b++)
 			s += n->part[b * HID + x];
 		hidden[x] = sigmoid(s);
@@ -107,33 +107,30 @@ static int forward_and_back(Net *n, char *msg, size_t msgn)
 	return 0;
 }
 
-/* reference of bp_adjust for weights w/oldw of `rows` inputs `in` (NULL: all ones) */
-static int check_adjust(const char *what, const float *w0, const float *old0, const float *in,
-                        int rows, const float *delta, const float *w, const float *oldw,
-                        double *want, double *mag, char *msg, size_t msgn)
+/* bp_adjust's results w and oldw against the reference from the inputs in n */
+static int check_adjust(Net *n, const float *w, const float *oldw, char *msg, size_t msgn)
 {
-	size_t nw = (size_t)rows * HID;
-	char name[32];
+	size_t nw = (size_t)n->nin * HID;
 	int rc;
 
 	for (size_t i = 0; i < nw; i++) {
-		double t = (double)ETA * delta[i % HID] * (in ? in[i / HID] : 1.0);
-		double m = (double)MOMENTUM * old0[i];
-		want[i] = t + m;
-		mag[i] = fabs(t) + fabs(m);
+		double t = (double)ETA * n->delta[i % HID] * n->in[i / HID];
+		double m = (double)MOMENTUM * n->oldw[i];
+		n->want[i] = t + m;
+		n->mag[i] = fabs(t) + fabs(m);
 	}
-	snprintf(name, sizeof name, "old%s", what);
-	if ((rc = wl_check_f32(name, oldw, want, mag, nw, HID, 0.0, 4 * WL_ULP_F32, msg, msgn)))
+	rc = wl_check_f32("oldw", oldw, n->want, n->mag, nw, HID, 0.0, 4 * WL_ULP_F32, msg, msgn);
+	if (rc)
 		return rc;
 	for (size_t i = 0; i < nw; i++) {
-		want[i] += w0[i];
-		mag[i] += fabs(w0[i]);
+		n->want[i] += n->w[i];
+		n->mag[i] += fabs(n->w[i]);
 	}
-	return wl_check_f32(what, w, want, mag, nw, HID, 0.0, 5 * WL_ULP_F32, msg, msgn);
+	return wl_check_f32("w", w, n->want, n->mag, nw, HID, 0.0, 5 * WL_ULP_F32, msg, msgn);
 }
 
 typedef struct Dev {
-	CUdeviceptr in, w, oldw, part, delta, bias, oldbias;
+	CUdeviceptr in, w, oldw, part, delta;
 } Dev;
 
 static int upload(const Net *n, Dev *d, char *msg, size_t msgn)
@@ -146,13 +143,9 @@ static int upload(const Net *n, Dev *d, char *msg, size_t msgn)
 	CHECK_CU(cuMemAlloc(&d->oldw, nw));
 	CHECK_CU(cuMemAlloc(&d->part, (size_t)n->nblk * HID * sizeof(float)));
 	CHECK_CU(cuMemAlloc(&d->delta, HID * sizeof(float)));
-	CHECK_CU(cuMemAlloc(&d->bias, HID * sizeof(float)));
-	CHECK_CU(cuMemAlloc(&d->oldbias, HID * sizeof(float)));
 	CHECK_CU(cuMemcpyHtoD(d->in, n->in, (size_t)n->nin * sizeof(float)));
 	CHECK_CU(cuMemcpyHtoD(d->w, n->w, nw));
 	CHECK_CU(cuMemcpyHtoD(d->oldw, n->oldw, nw));
-	CHECK_CU(cuMemcpyHtoD(d->bias, n->bias, sizeof n->bias));
-	CHECK_CU(cuMemcpyHtoD(d->oldbias, n->oldbias, sizeof n->oldbias));
 out:
 	return rc;
 }
@@ -163,7 +156,7 @@ int wl_backprop_run(const WlArgs *args, char *msg, size_t msgn)
 	Net n = { .nin = sizes[args->size], .nblk = sizes[args->size] / HID };
 	size_t nw = (size_t)n.nin * HID;
 	float *w = malloc(nw * sizeof(float)), *oldw = malloc(nw * sizeof(float));
-	float bias[HID], oldbias[HID], eta = ETA, momentum = MOMENTUM;
+	float eta = ETA, momentum = MOMENTUM;
 	WlGpu g = { 0 };
 	Dev d = { 0 };
 	CUfunction ffwd, fadj;
@@ -184,16 +177,11 @@ int wl_backprop_run(const WlArgs *args, char *msg, size_t msgn)
 		goto out;
 
 	CHECK_CU(cuMemcpyHtoD(d.delta, n.delta, sizeof n.delta));
-	void *pa[] = { &eta, &momentum, &d.delta, &d.in, &d.w, &d.oldw, &d.bias, &d.oldbias };
+	void *pa[] = { &eta, &momentum, &d.delta, &d.in, &d.w, &d.oldw };
 	CHECK_CU(cuLaunchKernel(fadj, (unsigned)n.nblk, 1, 1, HID, HID, 1, 0, NULL, pa, NULL));
 	CHECK_CU(cuMemcpyDtoH(w, d.w, nw * sizeof(float)));
 	CHECK_CU(cuMemcpyDtoH(oldw, d.oldw, nw * sizeof(float)));
-	CHECK_CU(cuMemcpyDtoH(bias, d.bias, sizeof bias));
-	CHECK_CU(cuMemcpyDtoH(oldbias, d.oldbias, sizeof oldbias));
-	if ((rc = check_adjust("w", n.w, n.oldw, n.in, n.nin, n.delta, w, oldw, n.want, n.mag,
-	                       msg, msgn)) ||
-	    (rc = check_adjust("bias", n.bias, n.oldbias, NULL, 1, n.delta, bias, oldbias,
-	                       n.want, n.mag, msg, msgn)))
+	if ((rc = check_adjust(&n, w, oldw, msg, msgn)))
 		goto out;
 	snprintf(msg, msgn, "%d-%d-1 network, %d blocks of %dx%d per kernel", n.nin, HID, n.nblk,
 	         HID, HID);
@@ -203,8 +191,6 @@ out:
 	wl_free(&d.oldw);
 	wl_free(&d.part);
 	wl_free(&d.delta);
-	wl_free(&d.bias);
-	wl_free(&d.oldbias);
 	wl_close(&g);
 	free(w);
 	free(oldw);

@@ -17,8 +17,10 @@
  * into shared memory (a divergent branch).
  *
  * bp_adjust: the momentum update of every weight,
- *     dw = eta * delta[x] * in[y] + momentum * oldw;  w += dw;  oldw = dw,
- * and, in block 0, row 0, of the hidden units' bias weights (input 1).
+ *     dw = eta * delta[x] * in[y] + momentum * oldw;  w += dw;  oldw = dw.
+ *
+ * As in Rodinia, input unit 0 is the bias unit (its input is 1), so row 0
+ * of w holds the hidden units' bias weights and needs no special case.
  */
 
 #define HID 16
@@ -46,20 +48,14 @@ extern "C" __global__ void bp_forward(const float *__restrict__ in, const float 
 		partial[blockIdx.x * HID + x] = s_prod[0][x];
 }
 
-/* momentum update of w (nin x HID) and of the hidden bias weights bias[HID] */
+/* momentum update of w (nin x HID) */
 extern "C" __global__ void bp_adjust(float eta, float momentum, const float *__restrict__ delta,
                                      const float *__restrict__ in, float *__restrict__ w,
-                                     float *__restrict__ oldw, float *__restrict__ bias,
-                                     float *__restrict__ oldbias)
+                                     float *__restrict__ oldw)
 {
 	int x = threadIdx.x, y = threadIdx.y, row = blockIdx.x * HID + y, i = row * HID + x;
 	float dw = eta * delta[x] * in[row] + momentum * oldw[i];
 
 	w[i] += dw;
 	oldw[i] = dw;
-	if (row == 0) {
-		float db = eta * delta[x] + momentum * oldbias[x];
-		bias[x] += db;
-		oldbias[x] = db;
-	}
 }

@@ -150,10 +150,17 @@ int wl_mriq_run(const WlArgs *args, char *msg, size_t msgn)
 	CUdeviceptr d[8] = { 0 };  /* x, y, z, Qr, Qi, phiR, phiI, |phi|^2 */
 	int rc;
 
-	m.x = malloc(xb), m.y = malloc(xb), m.z = malloc(xb);
-	m.kx = malloc(kb), m.ky = malloc(kb), m.kz = malloc(kb);
-	m.phir = malloc(kb), m.phii = malloc(kb);
-	m.wr = malloc(xd), m.wi = malloc(xd), m.mag = malloc(xd);
+	m.x = malloc(xb);
+	m.y = malloc(xb);
+	m.z = malloc(xb);
+	m.kx = malloc(kb);
+	m.ky = malloc(kb);
+	m.kz = malloc(kb);
+	m.phir = malloc(kb);
+	m.phii = malloc(kb);
+	m.wr = malloc(xd);
+	m.wi = malloc(xd);
+	m.mag = malloc(xd);
 	if (!outr || !outi || !m.x || !m.y || !m.z || !m.kx || !m.ky || !m.kz || !m.phir ||
 	    !m.phii || !m.wr || !m.wi || !m.mag) {
 		rc = wl_oom(msg, msgn);
@@ -180,8 +187,18 @@ out:
 	for (int i = 0; i < 8; i++)
 		wl_free(&d[i]);
 	wl_close(&g);
-	free(outr), free(outi);
-	free(m.x), free(m.y), free(m.z), free(m.kx), free(m.ky), free(m.kz);
-	free(m.phir), free(m.phii), free(m.wr), free(m.wi), free(m.mag);
+	free(outr);
+	free(outi);
+	free(m.x);
+	free(m.y);
+	free(m.z);
+	free(m.kx);
+	free(m.ky);
+	free(m.kz);
+	free(m.phir);
+	free(m.phii);
+	free(m.wr);
+	free(m.wi);
+	free(m.mag);
 	return rc;
 }

@@ -10,9 +10,11 @@
  *
  * Sizes: 8,192 (small), 1,048,576 (default), 4,194,304 (large) records.
  * nn_dist runs blocks of 256 threads, one record each (32, 4,096 and
- * 16,384 blocks); nn_select's first pass gives each block of 256 threads
- * a chunk of 4,096 keys (2, 256 and 1,024 blocks), its second pass one
- * block over the 10 candidates of each first-pass block.
+ * 16,384 blocks); nn_select's first pass gives each block of 128 threads
+ * a chunk of 2,048 keys (4, 512 and 2,048 blocks), its second pass one
+ * block over the 10 candidates of each first-pass block.  Blocks of 128
+ * leave nn_select's occupancy to the thread and block-slot limits at the
+ * ~22 registers its 64-bit keys need.
  *
  * Checks.  Distances: d = sqrt(dx*dx + dy*dy) after two subtractions has
  * three roundings before the square root (a difference, a square, the
@@ -32,7 +34,7 @@
 #include "../workloads.h"
 #include "../wl_util.h"
 
-enum { BLOCK = 256, CHUNK = 4096, K = 10, DUP_EVERY = 97 };
+enum { BLOCK = 256, SEL_BLOCK = 128, CHUNK = 2048, K = 10, DUP_EVERY = 97 };
 #define NONE 0xffffffffffffffffull
 
 /* the k smallest of keys[0..n) in out[0..k), ascending, NONE-padded */
@@ -138,7 +140,7 @@ int wl_nn_run(const WlArgs *args, char *msg, size_t msgn)
 	static const int sizes[] = { 8192, 1048576, 4194304 };
 	int n = sizes[args->size], chunk = CHUNK, k = K, rc;
 	int nblk = (int)wl_cdiv((size_t)n, CHUNK), ncand = nblk * K;
-	unsigned smem = BLOCK / 32 * sizeof(uint64_t);
+	unsigned smem = SEL_BLOCK / 32 * sizeof(uint64_t);
 	float qlat, qlng;
 	Buf b = { 0 };
 	WlGpu g = { 0 };
@@ -166,8 +168,9 @@ int wl_nn_run(const WlArgs *args, char *msg, size_t msgn)
 	void *p2[] = { &ncand, &ncand, &k, &d_cand, &d_best };
 	CHECK_CU(cuLaunchKernel(fdist, wl_cdiv((size_t)n, BLOCK), 1, 1, BLOCK, 1, 1, 0, NULL,
 	                        pd, NULL));
-	CHECK_CU(cuLaunchKernel(fsel, (unsigned)nblk, 1, 1, BLOCK, 1, 1, smem, NULL, p1, NULL));
-	CHECK_CU(cuLaunchKernel(fsel, 1, 1, 1, BLOCK, 1, 1, smem, NULL, p2, NULL));
+	CHECK_CU(cuLaunchKernel(fsel, (unsigned)nblk, 1, 1, SEL_BLOCK, 1, 1, smem, NULL, p1,
+	                        NULL));
+	CHECK_CU(cuLaunchKernel(fsel, 1, 1, 1, SEL_BLOCK, 1, 1, smem, NULL, p2, NULL));
 	CHECK_CU(cuMemcpyDtoH(b.keys, d_keys, (size_t)n * sizeof(uint64_t)));
 	CHECK_CU(cuMemcpyDtoH(b.cand, d_cand, (size_t)ncand * sizeof(uint64_t)));
 	CHECK_CU(cuMemcpyDtoH(b.best, d_best, K * sizeof(uint64_t)));
@@ -186,7 +189,7 @@ int wl_nn_run(const WlArgs *args, char *msg, size_t msgn)
 	float d0;
 	memcpy(&d0, &dbits, sizeof d0);
 	snprintf(msg, msgn, "%d records, k=%d: nearest #%u at %.4f; %d select blocks of %d",
-	         n, K, (unsigned)(uint32_t)b.best[0], (double)d0, nblk, BLOCK);
+	         n, K, (unsigned)(uint32_t)b.best[0], (double)d0, nblk, SEL_BLOCK);
 out:
 	wl_free(&d_lat);
 	wl_free(&d_lng);

@@ -11,7 +11,7 @@
  * unique whatever the algorithm, and a sort that is not stable fails.
  *
  * Sizes: 3,000 (small), 262,144 (default), 1,048,576 (large) pairs; tiles
- * of 1,024 (256 threads x 4), so 3, 256 and 1,024 blocks for the histogram
+ * of 1,024 (128 threads x 8), so 3, 256 and 1,024 blocks for the histogram
  * and scatter kernels, one block of 256 for the scan of 16 x blocks
  * counts; 24 launches.  The small size is not a multiple of the tile.
  */
@@ -21,7 +21,8 @@
 #include "../workloads.h"
 #include "../wl_util.h"
 
-enum { BLOCK = 256, ITEMS = 4, TILE = BLOCK * ITEMS, RADIX = 16, BITS = 4, POOL = 64 };
+enum { BLOCK = 128, ITEMS = 8, TILE = BLOCK * ITEMS, RADIX = 16, BITS = 4, POOL = 64 };
+enum { SCAN_BLOCK = 256 };
 
 static int cmp_pair(const void *a, const void *b)
 {
@@ -92,7 +93,7 @@ int wl_sort_run(const WlArgs *args, char *msg, size_t msgn)
 		void *ps[] = { &len, &d_hist };
 		void *px[] = { &n, &shift, &d_hist, &d_a, &d_b };
 		CHECK_CU(cuLaunchKernel(fh, (unsigned)nblk, 1, 1, BLOCK, 1, 1, 0, NULL, ph, NULL));
-		CHECK_CU(cuLaunchKernel(fs, 1, 1, 1, BLOCK, 1, 1, 0, NULL, ps, NULL));
+		CHECK_CU(cuLaunchKernel(fs, 1, 1, 1, SCAN_BLOCK, 1, 1, 0, NULL, ps, NULL));
 		CHECK_CU(cuLaunchKernel(fx, (unsigned)nblk, 1, 1, BLOCK, 1, 1, 0, NULL, px, NULL));
 		CUdeviceptr t = d_a;
 		d_a = d_b;

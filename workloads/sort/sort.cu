@@ -1,7 +1,7 @@
 /*
  * sort.cu -- least-significant-digit radix sort of (key, value) pairs,
  * 32-bit keys, 4 bits per pass, 8 passes of three kernels.  Each block
- * owns a tile of ITEMS * 256 consecutive elements.
+ * owns a tile of ITEMS * 128 consecutive elements.
  *
  *   radix_hist     per block, the count of each of the 16 digits in its
  *                  tile, kept in shared memory with shared atomics, then
@@ -12,7 +12,7 @@
  *                  thread sums a contiguous run, the run totals are
  *                  scanned with __shfl_up_sync within each warp and again
  *                  across the warp totals, then each run is rewritten;
- *   radix_scatter  per block, the same tile in ITEMS rounds of 256: each
+ *   radix_scatter  per block, the same tile in ITEMS rounds of 128: each
  *                  element's rank among the equal digits before it in its
  *                  warp comes from four __ballot_sync votes (one per digit
  *                  bit, intersected to the lanes sharing its digit) and a
@@ -24,12 +24,15 @@
  * Elements keep their input order within a digit (the ranks follow lane,
  * warp, round and block order), so each pass is stable and 8 passes sort
  * by the whole key, equal keys in input order.  The barriers of the
- * scatter sit inside its round loop.  Blocks must be 256 threads (8 warps).
+ * scatter sit inside its round loop.  The histogram and scatter blocks
+ * must be 128 threads (4 warps): small blocks leave occupancy to the
+ * thread and block-slot limits at the ~24 registers the scatter needs.
+ * The scan takes any multiple of 32 threads up to 1,024.
  */
 
 #define RADIX 16
-#define NWARPS 8   /* blockDim.x == 256 for the hist and scatter kernels */
-#define ITEMS 4    /* elements per thread per tile */
+#define NWARPS 4   /* blockDim.x == 128 for the hist and scatter kernels */
+#define ITEMS 8    /* elements per thread per tile */
 
 extern "C" __global__ void radix_hist(int n, int shift, const uint2 *__restrict__ pairs,
                                       unsigned *__restrict__ hist)
@@ -97,19 +100,23 @@ extern "C" __global__ void radix_scan(int len, unsigned *__restrict__ data)
 	}
 }
 
+/* the scatter's shared counters, one object so that one base register reaches them all */
+struct Tally {
+	unsigned base[RADIX];          /* next free slot per digit */
+	unsigned count[NWARPS][RADIX]; /* this round: per warp, then their prefix */
+	unsigned total[RADIX];         /* this round's count per digit */
+};
+
 extern "C" __global__ void radix_scatter(int n, int shift, const unsigned *__restrict__ start,
                                          const uint2 *__restrict__ pairs,
                                          uint2 *__restrict__ out)
 {
-	__shared__ unsigned s_base[RADIX];          /* next free slot per digit */
-	__shared__ unsigned s_count[NWARPS][RADIX]; /* this round: per warp, then prefix */
-	__shared__ unsigned s_total[RADIX];         /* this round's count per digit */
-	int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+	__shared__ Tally s;
+	int tid = threadIdx.x, warp = tid / 32;
 	int base = blockIdx.x * ITEMS * blockDim.x;
-	unsigned below = (1u << lane) - 1;          /* lanes before this one */
 
 	if (tid < RADIX)
-		s_base[tid] = start[tid * gridDim.x + blockIdx.x];
+		s.base[tid] = start[tid * gridDim.x + blockIdx.x];
 #pragma unroll 1
 	for (int r = 0; r < ITEMS; r++, base += blockDim.x) {
 		int i = base + tid;
@@ -121,29 +128,31 @@ extern "C" __global__ void radix_scatter(int n, int shift, const unsigned *__res
 			unsigned bit = (digit >> b) & 1, votes = __ballot_sync(0xffffffffu, bit);
 			peers &= bit ? votes : ~votes;
 		}
+		unsigned below;  /* the lanes before this one */
+		asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(below));
 		unsigned rank = __popc(peers & below);
 		if (tid < NWARPS * RADIX)
-			(&s_count[0][0])[tid] = 0;
+			(&s.count[0][0])[tid] = 0;
 		__syncthreads();
 		if (valid && rank == 0)  /* the first lane of each digit group speaks for it */
-			s_count[warp][digit] = __popc(peers);
+			s.count[warp][digit] = __popc(peers);
 		__syncthreads();
 		if (tid < RADIX) {
 			unsigned sum = 0;
 #pragma unroll 1
 			for (int w = 0; w < NWARPS; w++) {
-				unsigned c = s_count[w][tid];
-				s_count[w][tid] = sum;
+				unsigned c = s.count[w][tid];
+				s.count[w][tid] = sum;
 				sum += c;
 			}
-			s_total[tid] = sum;
+			s.total[tid] = sum;
 		}
 		__syncthreads();
 		if (valid) {
-			out[s_base[digit] + s_count[warp][digit] + rank] = kv;
+			out[s.base[digit] + s.count[warp][digit] + rank] = kv;
 		}
 		__syncthreads();
 		if (tid < RADIX)
-			s_base[tid] += s_total[tid];
+			s.base[tid] += s.total[tid];
 	}
 }

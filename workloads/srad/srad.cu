@@ -4,7 +4,7 @@
  * kernels per iteration, the host iterating.
  *
  *   srad_stats   sum and sum of squares of the image, per block: a warp
- *                reduction with __shfl_down_sync, then the 8 warp totals
+ *                reduction with __shfl_down_sync, then the 4 warp totals
  *                through shared memory, reduced by the first warp; the
  *                host adds the blocks' partials and derives q0^2, the
  *                speckle scale (variance over squared mean);
@@ -16,29 +16,32 @@
  *                cN = cW = c(i, j), cS = c(i+1, j), cE = c(i, j+1),
  *                into a second image (the neighbours read the old one).
  *
- * Blocks are 16 x 16 threads, one pixel each.  The stencil kernels stage
+ * Blocks are 16 x 8 threads, one pixel each.  The stencil kernels stage
  * their tile plus a one-pixel halo in shared memory; halo pixels outside
  * the image repeat the edge (zero flux at the border), so the loads clamp
- * their indices, and the 324 cells of an 18 x 18 tile take the 256
+ * their indices, and the 180 cells of an 18 x 10 tile take the 128
  * threads one or two trips of the loading loop (warps diverge on it).
+ * Blocks of 128 leave occupancy to the thread and block-slot limits even
+ * at the ~24 registers the update kernel needs (with 16 x 16 blocks a
+ * Fermi-like SM would hold fewer blocks for want of registers).
  * The arithmetic is written out in a fixed order with plain float
  * operations (divisions are IEEE, nvcc's default) so that srad.c can
  * bound its rounding error formula by formula.
  */
 
-#define TS 16          /* tile side: blockDim is TS x TS */
-#define HS (TS + 2)    /* with the halo */
+#define TX 16              /* tile width: blockDim is TX x TY */
+#define TY 8               /* tile height */
+#define NT (TX * TY)       /* threads per block */
 
-/* s = the tile at (r0, c0) of src (rows x cols) with a halo of h before and a after it,
- * indices clamped to the image */
-__device__ __forceinline__ void load_tile(float *s, int side, int before,
-                                          const float *__restrict__ src, int rows, int cols,
-                                          int r0, int c0)
+/* s[h][w] = the h x w window of src (rows x cols) whose top left is (r0, c0), indices
+ * clamped to the image (so the border pixels repeat) */
+__device__ __forceinline__ void load_tile(float *s, int h, int w, const float *__restrict__ src,
+                                          int rows, int cols, int r0, int c0)
 {
 #pragma unroll 1
-	for (int k = threadIdx.y * TS + threadIdx.x; k < side * side; k += TS * TS) {
-		int r = min(max(r0 - before + k / side, 0), rows - 1);
-		int c = min(max(c0 - before + k % side, 0), cols - 1);
+	for (int k = threadIdx.y * TX + threadIdx.x; k < h * w; k += NT) {
+		int r = min(max(r0 + k / w, 0), rows - 1);
+		int c = min(max(c0 + k % w, 0), cols - 1);
 		s[k] = src[r * cols + c];
 	}
 }
@@ -47,9 +50,9 @@ __device__ __forceinline__ void load_tile(float *s, int side, int before,
 extern "C" __global__ void srad_stats(int rows, int cols, const float *__restrict__ J,
                                       float *__restrict__ partial)
 {
-	__shared__ float s_warp[2][TS * TS / 32];
-	int r = blockIdx.y * TS + threadIdx.y, c = blockIdx.x * TS + threadIdx.x;
-	int t = threadIdx.y * TS + threadIdx.x, lane = t % 32, warp = t / 32;
+	__shared__ float s_warp[2][NT / 32];
+	int r = blockIdx.y * TY + threadIdx.y, c = blockIdx.x * TX + threadIdx.x;
+	int t = threadIdx.y * TX + threadIdx.x, lane = t % 32, warp = t / 32;
 	float v = r < rows && c < cols ? J[r * cols + c] : 0.0f;
 	float sum = v, sq = v * v;
 
@@ -63,9 +66,9 @@ extern "C" __global__ void srad_stats(int rows, int cols, const float *__restric
 	}
 	__syncthreads();
 	if (warp == 0) {
-		sum = lane < TS * TS / 32 ? s_warp[0][lane] : 0.0f;
-		sq = lane < TS * TS / 32 ? s_warp[1][lane] : 0.0f;
-		for (int off = TS * TS / 64; off > 0; off /= 2) {
+		sum = lane < NT / 32 ? s_warp[0][lane] : 0.0f;
+		sq = lane < NT / 32 ? s_warp[1][lane] : 0.0f;
+		for (int off = NT / 64; off > 0; off /= 2) {
 			sum += __shfl_down_sync(0xffffffffu, sum, off);
 			sq += __shfl_down_sync(0xffffffffu, sq, off);
 		}
@@ -81,11 +84,12 @@ extern "C" __global__ void srad_stats(int rows, int cols, const float *__restric
 extern "C" __global__ void srad_coeff(int rows, int cols, float q0sqr,
                                       const float *__restrict__ J, float *__restrict__ C)
 {
-	__shared__ float s[HS][HS];
+	__shared__ float s[TY + 2][TX + 2];
 	int tx = threadIdx.x, ty = threadIdx.y;
-	int r = blockIdx.y * TS + ty, c = blockIdx.x * TS + tx;
+	int r = blockIdx.y * TY + ty, c = blockIdx.x * TX + tx;
 
-	load_tile(&s[0][0], HS, 1, J, rows, cols, blockIdx.y * TS, blockIdx.x * TS);
+	load_tile(&s[0][0], TY + 2, TX + 2, J, rows, cols, blockIdx.y * TY - 1,
+	          blockIdx.x * TX - 1);
 	__syncthreads();
 	if (r >= rows || c >= cols)
 		return;
@@ -111,13 +115,14 @@ extern "C" __global__ void srad_update(int rows, int cols, float lambda,
                                        const float *__restrict__ J, const float *__restrict__ C,
                                        float *__restrict__ Jout)
 {
-	__shared__ float s[HS][HS];
-	__shared__ float s_c[TS + 1][TS + 1];  /* C's tile with its south and east halo */
+	__shared__ float s[TY + 2][TX + 2];
+	__shared__ float s_c[TY + 1][TX + 1];  /* C's tile with its south and east halo */
 	int tx = threadIdx.x, ty = threadIdx.y;
-	int r = blockIdx.y * TS + ty, c = blockIdx.x * TS + tx;
+	int r = blockIdx.y * TY + ty, c = blockIdx.x * TX + tx;
 
-	load_tile(&s[0][0], HS, 1, J, rows, cols, blockIdx.y * TS, blockIdx.x * TS);
-	load_tile(&s_c[0][0], TS + 1, 0, C, rows, cols, blockIdx.y * TS, blockIdx.x * TS);
+	load_tile(&s[0][0], TY + 2, TX + 2, J, rows, cols, blockIdx.y * TY - 1,
+	          blockIdx.x * TX - 1);
+	load_tile(&s_c[0][0], TY + 1, TX + 1, C, rows, cols, blockIdx.y * TY, blockIdx.x * TX);
 	__syncthreads();
 	if (r >= rows || c >= cols)
 		return;

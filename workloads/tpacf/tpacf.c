@@ -3,13 +3,15 @@
  * clustered "data" set D and a uniform "random" set R, in three launches
  * (D x D and R x R each pair once, D x R), as the TPACF estimator needs.
  *
- * Sizes (points per set, B tile): 160, 160 (small: one block per launch,
- * two staged chunks of B); 1,536, 20 (default); 3,072, 40 (large).
- * Blocks of 128 threads x 4 points of A: the D x R grid is 1x1, 3x77 =
- * 231 and 6x77 = 462 blocks (auto launches the same, half of them leaving
- * at once).  The 21 bin edges are log-spaced angles from 0.2 to 100
- * degrees, 22 slots with the under- and overflow.  D: 16 clusters of
- * Gaussian spread ~3 degrees around random centres; R: uniform.
+ * Sizes (points per set, B tile): 100, 100 (small: one block per
+ * launch); 1,024, 10 (default); 2,048, 20 (large).  Blocks of 128 threads
+ * x 4 points of A: the D x R grid is 1x1, 2x103 = 206 and 4x103 = 412
+ * blocks (auto launches the same, about half of them leaving at once).
+ * Every pair costs ~70 thread instructions (the binary search dominates),
+ * hence the small sets and the narrow B tiles.  The 21 bin edges are
+ * log-spaced angles from 0.2 to 100 degrees, 22 slots with the under- and
+ * overflow.  D: 16 clusters of Gaussian spread ~3 degrees around random
+ * centres; R: uniform.
  *
  * Checking.  Counts are exact integers, but whether a pair lands on one
  * side of an edge or the other depends on its dot product in float: the
@@ -108,7 +110,7 @@ static int check_hist(const char *what, const uint32_t *got, const Hist *h, char
 
 int wl_tpacf_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int sizes[][2] = { { 160, 160 }, { 1536, 20 }, { 3072, 40 } };
+	static const int sizes[][2] = { { 100, 100 }, { 1024, 10 }, { 2048, 20 } };
 	static const char *const names[3] = { "DD", "DR", "RR" };
 	int n = sizes[args->size][0], tb = sizes[args->size][1];
 	float edge[NEDGE], *pts = malloc((size_t)6 * n * sizeof(float));  /* D then R, SoA */

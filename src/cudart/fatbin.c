@@ -1,0 +1,190 @@
+/*
+ * fatbin.c -- find the PTX that nvcc embedded in a CUDA program.
+ *
+ * For every translation unit with device code nvcc emits a fatbinary and
+ * a small wrapper pointing at it, and passes the wrapper to
+ * __cudaRegisterFatBinary at start-up.  NVIDIA does not document the
+ * format; the layout below is the one nvcc 11-13 produce (it agrees with
+ * public reverse-engineering, e.g. n-eiling/cuda-fatbin-decompression, and
+ * with what tests/test_cudart.py builds here).  All integers little-endian.
+ *
+ *   wrapper    u32 magic 0x466243b1, u32 version (1; 2 = prelinked -rdc
+ *              fatbins, not supported), u64 address of the container,
+ *              u64 filename or prelinked list (unused)
+ *   container  u32 magic 0xBA55ED50, u16 version (1), u16 header size (16),
+ *              u64 bytes of entries that follow the header
+ *   entry      u16 kind (1 PTX, 2 ELF/SASS), u16 ?, u32 header size
+ *              (64, or 80 for CUDA 13's PTX, 112 for its newest SASS),
+ *              u64 payload bytes (padded to 8), u32 compressed bytes,
+ *              u32 ?, u16 minor, u16 major (the PTX ISA or ELF version),
+ *              u32 arch (the XX of compute_XX / sm_XX), u32 name offset,
+ *              u32 name length, u64 flags, u64 ?, u64 uncompressed bytes;
+ *              the payload follows the entry's header.
+ *
+ * Flags 0x8000 mean the payload is one zstd frame (nvcc 13's default),
+ * 0x2000 one LZ4 block (`-compress-mode=speed`, and older nvccs);
+ * neither means plain text, NUL-padded (`--no-compress`).  We decompress
+ * with the system's libzstd and liblz4.
+ *
+ * Which PTX.  A fatbin may carry PTX for several virtual architectures;
+ * like the driver on a real GPU we take the newest one the simulated
+ * device's compute capability admits, and, when every entry is newer,
+ * the oldest (rfsim does not check PTX targets, so it usually still runs).
+ * A fatbin with SASS only cannot run: the message says how to rebuild.
+ */
+#include <lz4.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "base/base.h"
+#include "rt.h"
+
+enum {
+	WRAPPER_MAGIC = 0x466243b1,
+	CONTAINER_MAGIC = 0xBA55ED50,
+	ENTRY_MIN = 64,              /* smallest entry header */
+	KIND_PTX = 1,
+	FLAG_LZ4 = 0x2000,
+	FLAG_ZSTD = 0x8000,
+	MAX_PTX_BYTES = 1 << 30,     /* refuse absurd sizes rather than allocate them */
+};
+
+typedef struct Entry {           /* one entry's header, decoded */
+	unsigned kind, arch, major, minor;
+	uint64_t flags;
+	const uint8_t *payload;
+	uint64_t payload_bytes;      /* as stored (padded) */
+	uint64_t compressed_bytes;   /* 0 when stored plain */
+	uint64_t plain_bytes;        /* after decompression; 0 when stored plain */
+} Entry;
+
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t rd32(const uint8_t *p) { return rd16(p) | (uint32_t)rd16(p + 2) << 16; }
+static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+/* decode the entry at p, which has `left` bytes up to the container's end;
+ * -> bytes it spans, 0 if it does not fit */
+static uint64_t entry_read(const uint8_t *p, uint64_t left, Entry *e)
+{
+	if (left < ENTRY_MIN) return 0;
+	uint32_t hsize = rd32(p + 4);
+	uint64_t psize = rd64(p + 8);
+	if (hsize < ENTRY_MIN || hsize > left || psize > left - hsize) return 0;
+	*e = (Entry){
+		.kind = rd16(p), .minor = rd16(p + 24), .major = rd16(p + 26), .arch = rd32(p + 28),
+		.flags = rd64(p + 40), .payload = p + hsize, .payload_bytes = psize,
+		.compressed_bytes = rd32(p + 16), .plain_bytes = rd64(p + 56),
+	};
+	return hsize + psize;
+}
+
+/* the entry's PTX as a NUL-terminated string; RF_EINPUT if it does not decode */
+static int entry_text(const Entry *e, FatbinPtx *out)
+{
+	int zstd = (e->flags & FLAG_ZSTD) != 0, lz4 = (e->flags & FLAG_LZ4) != 0;
+	if (!zstd && !lz4) {         /* plain text, NUL-padded */
+		size_t n = strnlen((const char *)e->payload, e->payload_bytes);
+		out->text = xstrndup((const char *)e->payload, n);
+		out->len = n;
+		return RF_OK;
+	}
+	uint64_t csize = e->compressed_bytes, psize = e->plain_bytes;
+	if (!csize || csize > e->payload_bytes || !psize || psize > MAX_PTX_BYTES) {
+		err_set("fatbin: compressed PTX entry (compute_%u) has sizes %llu -> %llu", e->arch,
+		        (unsigned long long)csize, (unsigned long long)psize);
+		return RF_EINPUT;
+	}
+	char *buf = xmalloc(psize + 1);
+	uint64_t got;
+	if (zstd) {
+		size_t r = ZSTD_decompress(buf, psize, e->payload, csize);
+		got = ZSTD_isError(r) ? 0 : r;
+		if (ZSTD_isError(r))
+			err_set("fatbin: zstd: %s (compute_%u PTX)", ZSTD_getErrorName(r), e->arch);
+	} else {
+		int r = csize > INT32_MAX ? -1
+		                          : LZ4_decompress_safe((const char *)e->payload, buf,
+		                                                (int)csize, (int)psize);
+		got = r > 0 ? (uint64_t)r : 0;
+		if (r <= 0) err_set("fatbin: LZ4 block does not decode (compute_%u PTX)", e->arch);
+	}
+	if (got != psize) {
+		if (got) err_set("fatbin: compute_%u PTX decompressed to %llu bytes, not %llu",
+		                 e->arch, (unsigned long long)got, (unsigned long long)psize);
+		free(buf);
+		return RF_EINPUT;
+	}
+	buf[psize] = 0;
+	out->text = buf;
+	out->len = strlen(buf);      /* the stored text may end in NULs */
+	return RF_OK;
+}
+
+/* better PTX entry for a device that takes compute_<max_arch> at most */
+static int prefer(const Entry *a, const Entry *best, int max_arch)
+{
+	if (!best) return 1;
+	int a_fits = (int)a->arch <= max_arch, b_fits = (int)best->arch <= max_arch;
+	if (a_fits != b_fits) return a_fits;
+	return a_fits ? a->arch > best->arch : a->arch < best->arch;
+}
+
+/* no PTX: say how to rebuild, for the newest machine code there is (sass_arch) */
+static int no_ptx(const char *sass, int sass_arch, int max_arch)
+{
+	if (*sass) {
+		err_set("this program's GPU code has no PTX, only machine code for %s, which rfsim "
+		        "cannot run: rfsim simulates PTX.  Rebuild it with PTX embedded: add "
+		        "-gencode arch=compute_%d,code=compute_%d to nvcc's options, or use "
+		        "-arch=sm_%d, which embeds both", sass, sass_arch, sass_arch, sass_arch);
+	} else {
+		err_set("this program's fatbinary holds no GPU code at all.  Rebuild it with PTX "
+		        "embedded, e.g. nvcc -gencode arch=compute_%d,code=compute_%d or -arch=sm_%d",
+		        max_arch, max_arch, max_arch);
+	}
+	return RF_EINPUT;
+}
+
+int fatbin_ptx(const void *wrapper, int max_arch, FatbinPtx *out)
+{
+	memset(out, 0, sizeof *out);
+	const uint8_t *w = wrapper;
+	if (!w || rd32(w) != WRAPPER_MAGIC) {
+		err_set("fatbin: registered object is not an nvcc fatbin wrapper (magic %#x)",
+		        w ? rd32(w) : 0);
+		return RF_EINPUT;
+	}
+	if (rd32(w + 4) != 1) {
+		err_set("fatbin: wrapper version %u: relocatable device code (nvcc -rdc) is not "
+		        "supported; build without -rdc", rd32(w + 4));
+		return RF_EINPUT;
+	}
+	const uint8_t *c = (const uint8_t *)(uintptr_t)rd64(w + 8);
+	if (!c || rd32(c) != CONTAINER_MAGIC || rd16(c + 6) < 16) {
+		err_set("fatbin: no fatbin container (magic %#x) behind the wrapper", c ? rd32(c) : 0);
+		return RF_EINPUT;
+	}
+	const uint8_t *p = c + rd16(c + 6), *end = p + rd64(c + 8);
+	Entry e, best = {0};
+	int found = 0, sass_arch = 0;
+	char sass[128] = "";
+	for (uint64_t n; p < end; p += n) {
+		if (!(n = entry_read(p, (uint64_t)(end - p), &e))) {
+			err_set("fatbin: entry at offset %td overruns its container", p - c);
+			return RF_EINPUT;
+		}
+		if (e.kind == KIND_PTX) {
+			if (prefer(&e, found ? &best : NULL, max_arch)) best = e, found = 1;
+		} else {
+			if ((int)e.arch > sass_arch) sass_arch = (int)e.arch;
+			if (strlen(sass) + 16 < sizeof sass)
+				snprintf(sass + strlen(sass), sizeof sass - strlen(sass), "%ssm_%u",
+				         *sass ? ", " : "", e.arch);
+		}
+	}
+	if (!found) return no_ptx(sass, sass_arch, max_arch);
+	out->arch = (int)best.arch;
+	return entry_text(&best, out);
+}

@@ -1,0 +1,239 @@
+/*
+ * launch.c -- kernel launches and kernel queries.
+ *
+ * What nvcc makes of `kernel<<<grid, block, shmem, stream>>>(a, b)`: the
+ * call site pushes the configuration (__cudaPushCallConfiguration) and
+ * calls the kernel's host stub with the arguments; the stub pops the
+ * configuration (__cudaPopCallConfiguration) and launches with an array
+ * of pointers to its arguments -- CUDA 13 through a cudaKernel_t handle
+ * it fetched once (__cudaGetKernel, __cudaLaunchKernel), older code and
+ * hand-written calls through cudaLaunchKernel(host stub, ...).  All paths
+ * end in launch_run, which hands the argument pointers to the driver
+ * layer's cuLaunchKernel: it copies each argument, sized and placed as
+ * the kernel's PTX parameter list says (PTX ISA alignment rules), into
+ * the parameter buffer before the launch returns, which is all the
+ * runtime API promises about argument lifetime.
+ *
+ * Around the kernel, managed memory is copied in and out (memory.c), the
+ * per-kernel line is printed (stats.c), and a fault makes the runtime's
+ * error sticky.  Launch-configuration errors are not sticky: the launch
+ * just returns cudaErrorInvalidConfiguration (or ...OutOfResources) and
+ * records it for cudaGetLastError, which is how `<<<>>>` reports them.
+ *
+ * The configuration stack is per host thread, like NVIDIA's, so a kernel
+ * launched inside another launch's argument list still pairs correctly.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "analysis/occupancy.h"
+#include "api/api.h"
+#include "base/base.h"
+#include "rt.h"
+
+enum { CONFIG_DEPTH = 16 };
+
+typedef struct CallConfig {
+	dim3 grid, block;
+	size_t shmem;
+	cudaStream_t stream;
+} CallConfig;
+
+static _Thread_local CallConfig configs[CONFIG_DEPTH];
+static _Thread_local int nconfigs;
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                     cudaStream_t stream)
+{
+	if (nconfigs == CONFIG_DEPTH) return 1;
+	configs[nconfigs++] = (CallConfig){gridDim, blockDim, sharedMem, stream};
+	return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                       void *stream)
+{
+	if (!nconfigs) return rt_err(cudaErrorMissingConfiguration);
+	CallConfig *c = &configs[--nconfigs];
+	*gridDim = c->grid;
+	*blockDim = c->block;
+	*sharedMem = c->shmem;
+	*(cudaStream_t *)stream = c->stream;
+	return cudaSuccess;
+}
+
+/* the runtime's answer to a failed cuLaunchKernel; faults become sticky */
+static cudaError_t launch_error(CUresult r)
+{
+	switch (r) {
+	case CUDA_ERROR_INVALID_VALUE: return cudaErrorInvalidConfiguration;
+	case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: return cudaErrorLaunchOutOfResources;
+	case CUDA_ERROR_ILLEGAL_ADDRESS:
+	case CUDA_ERROR_MISALIGNED_ADDRESS:
+	case CUDA_ERROR_HARDWARE_STACK_ERROR:
+	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+	case CUDA_ERROR_LAUNCH_FAILED:
+		rt_set_sticky(rt_from_cu(r));
+		return rt_from_cu(r);
+	default: return rt_from_cu(r);
+	}
+}
+
+cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
+                       cudaStream_t stream)
+{
+	cudaError_t e = rt_ready();
+	if (e) return rt_err(e);
+	if (!fn) return rt_err(cudaErrorInvalidDeviceFunction);
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	if ((e = reg_module_status(fn->mod))) return rt_err(e);
+	if (!fn->f) return rt_err(cudaErrorInvalidDeviceFunction);
+	if (shmem > UINT_MAX) return rt_err(cudaErrorInvalidValue);
+	int before, after;
+	api_kernel_log(&before);
+	mem_managed_to_device();
+	CUresult r = cuLaunchKernel(fn->f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+	                            (unsigned)shmem, NULL, args, NULL);
+	mem_managed_to_host();
+	api_kernel_log(&after);
+	if (after > before) stats_kernel_line();
+	return r ? rt_err(launch_error(r)) : cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                               size_t sharedMem, cudaStream_t stream)
+{
+	return launch_run(reg_func(kernel), gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                             size_t sharedMem, cudaStream_t stream)
+{
+	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* ---- kernel attributes -------------------------------------------------------- */
+
+/* the loaded kernel behind func, or an error recorded and returned */
+static cudaError_t loaded(const void *func, RtFunc **out)
+{
+	cudaError_t e = rt_ready();
+	if (e) return rt_err(e);
+	RtFunc *f = reg_func(func);
+	if (!f) return rt_err(cudaErrorInvalidDeviceFunction);
+	if ((e = reg_module_status(f->mod))) return rt_err(e);
+	if (!f->f) return rt_err(cudaErrorInvalidDeviceFunction);
+	*out = f;
+	return cudaSuccess;
+}
+
+static int fattr(const RtFunc *f, CUfunction_attribute a)
+{
+	int v = 0;
+	cuFuncGetAttribute(&v, a, f->f);
+	return v;
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+	RtFunc *f;
+	if (!attr) return rt_err(cudaErrorInvalidValue);
+	cudaError_t e = loaded(func, &f);
+	if (e) return e;
+	memset(attr, 0, sizeof *attr);
+	attr->sharedSizeBytes = (size_t)fattr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+	attr->constSizeBytes = (size_t)fattr(f, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
+	attr->localSizeBytes = (size_t)fattr(f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+	attr->maxThreadsPerBlock = fattr(f, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+	attr->numRegs = fattr(f, CU_FUNC_ATTRIBUTE_NUM_REGS);
+	attr->ptxVersion = fattr(f, CU_FUNC_ATTRIBUTE_PTX_VERSION);
+	attr->binaryVersion = fattr(f, CU_FUNC_ATTRIBUTE_BINARY_VERSION);
+	attr->maxDynamicSharedSizeBytes = f->max_dyn_shared >= 0
+		? f->max_dyn_shared : fattr(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+	attr->preferredShmemCarveout = f->carveout;
+	return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+	RtFunc *f;
+	cudaError_t e = loaded(func, &f);
+	if (e) return e;
+	switch (attr) {
+	case cudaFuncAttributeMaxDynamicSharedMemorySize:
+		if (value < 0 || value > fattr(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES))
+			return rt_err(cudaErrorInvalidValue);
+		f->max_dyn_shared = value;
+		return cudaSuccess;
+	case cudaFuncAttributePreferredSharedMemoryCarveout:
+		if (value < -1 || value > 100) return rt_err(cudaErrorInvalidValue);
+		f->carveout = value;     /* rfsim's shared memory is not carved from L1 */
+		return cudaSuccess;
+	default:
+		rt_say("cudaFuncSetAttribute: attribute %d (thread-block clusters) is not supported "
+		       "by rfsim", (int)attr);
+		return rt_err(cudaErrorNotSupported);
+	}
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
+{
+	RtFunc *f;
+	return loaded(func, &f);     /* a preference rfsim's memory model ignores */
+}
+
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+	RtFunc *f;
+	return loaded(func, &f);
+}
+
+/* ---- occupancy ------------------------------------------------------------------ */
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                   const void *func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int flags)
+{
+	RtFunc *f;
+	if (!numBlocks || blockSize <= 0 || flags > 1) return rt_err(cudaErrorInvalidValue);
+	cudaError_t e = loaded(func, &f);
+	if (e) return e;
+	Occupancy o;
+	occupancy_compute(rt_config(), blockSize, fattr(f, CU_FUNC_ATTRIBUTE_NUM_REGS),
+	                  fattr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES) + (int64_t)dynamicSMemSize,
+	                  &o);
+	*numBlocks = blockSize > fattr(f, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK) ? 0
+	                                                                          : o.ctas_per_sm;
+	return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                          int blockSize, size_t dynamicSMemSize)
+{
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
+	                                                              dynamicSMemSize, 0);
+}
+
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                      int numBlocks, int blockSize)
+{
+	RtFunc *f;
+	if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
+		return rt_err(cudaErrorInvalidValue);
+	cudaError_t e = loaded(func, &f);
+	if (e) return e;
+	const Config *c = rt_config();
+	int64_t stat = fattr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+	Occupancy o;
+	occupancy_compute(c, blockSize, fattr(f, CU_FUNC_ATTRIBUTE_NUM_REGS), stat, &o);
+	*dynamicSmemSize = 0;
+	if (o.ctas_per_sm < numBlocks) return cudaSuccess;   /* not even without dynamic memory */
+	int64_t unit = c->sm_shared_alloc_unit;
+	int64_t per = c->sm_shared_bytes / numBlocks / unit * unit;   /* each block's share */
+	int64_t dyn = per - stat - c->sm_shared_reserved_bytes;
+	if (dyn > c->block_max_shared_bytes - stat) dyn = c->block_max_shared_bytes - stat;
+	*dynamicSmemSize = dyn > 0 ? (size_t)dyn : 0;
+	return cudaSuccess;
+}

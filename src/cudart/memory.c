@@ -1,0 +1,448 @@
+/*
+ * memory.c -- device, pinned-host and managed memory, copies and symbols.
+ *
+ * Device memory is the simulator's (cuMemAlloc through the driver layer);
+ * rfsim gives it addresses of its own (GPU_GLOBAL_BASE up) that the host
+ * cannot dereference, and every copy goes through the host's view of the
+ * allocation (api_mem_host).  Because device and host addresses never
+ * overlap, cudaMemcpyDefault can tell them apart, as unified addressing
+ * promises.
+ *
+ * Managed memory (cudaMallocManaged, __managed__ variables, and
+ * cudaHostAlloc with cudaHostAllocMapped) must have one address that both
+ * the host and kernels dereference.  We allocate device memory at A and
+ * map fresh host pages at the same virtual address A (mmap with
+ * MAP_FIXED_NOREPLACE: the simulator's address range is otherwise unused
+ * in a Linux process, and its allocations are 64 KiB apart, so pages never
+ * overlap two of them).  The host copy is the real one between kernels:
+ * a launch copies every managed block into the device before the kernel
+ * and back after it (launch.c), and copies and memsets treat managed
+ * addresses as host memory.  That costs two copies of all managed memory
+ * per launch -- fine for tests and small programs, and the price of
+ * needing no page-fault machinery.  Concurrent host access during a
+ * kernel cannot happen: every launch is synchronous.
+ *
+ * Pinned host memory (cudaMallocHost, cudaHostAlloc without Mapped) is
+ * ordinary host memory: it is only ever a copy's source or destination.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "base/base.h"
+#include "rt.h"
+
+typedef struct Block {           /* one allocation the runtime handed out */
+	uintptr_t addr;              /* what the program got */
+	size_t bytes;
+	enum cudaMemoryType type;    /* Device, Host or Managed */
+	unsigned flags;              /* cudaHostAlloc's */
+	size_t map_off, map_bytes;   /* Managed: host pages mapped at addr - map_off */
+	int owned;                   /* device memory allocated here (not a __managed__ var) */
+} Block;
+
+static Block *blocks;
+static size_t nblocks, capblocks;
+
+#define READY() do { cudaError_t e_ = rt_ready(); if (e_) return rt_err(e_); } while (0)
+
+static Block *block_add(uintptr_t addr, size_t bytes, enum cudaMemoryType type)
+{
+	VEC_RESERVE(blocks, capblocks, nblocks + 1);
+	blocks[nblocks] = (Block){.addr = addr, .bytes = bytes, .type = type};
+	return &blocks[nblocks++];
+}
+
+/* the block holding [p, p+n), or NULL */
+static Block *block_find(const void *p, size_t n)
+{
+	uintptr_t a = (uintptr_t)p;
+	for (size_t i = 0; i < nblocks; i++) {
+		size_t len = blocks[i].bytes ? blocks[i].bytes : 1;   /* a 0-byte block has an address */
+		if (a - blocks[i].addr < len && n <= len - (a - blocks[i].addr)) return &blocks[i];
+	}
+	return NULL;
+}
+
+static int is_mirrored(const Block *b) { return b->map_bytes != 0; }
+
+static void block_drop(Block *b)
+{
+	if (is_mirrored(b)) munmap((void *)(b->addr - b->map_off), b->map_bytes);
+	*b = blocks[--nblocks];
+}
+
+/* ---- managed memory ---------------------------------------------------------- */
+
+int mem_managed_map(CUdeviceptr dptr, size_t bytes)
+{
+	void *dev = api_mem_host(dptr, bytes);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = dptr & ~(page - 1), hi = (dptr + bytes + page - 1) & ~(page - 1);
+	if (!dev || hi <= lo) return -1;
+	void *m = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (m == MAP_FAILED) return -1;
+	if (m != (void *)lo) {       /* a kernel without MAP_FIXED_NOREPLACE put it elsewhere */
+		munmap(m, hi - lo);
+		return -1;
+	}
+	memcpy((void *)(uintptr_t)dptr, dev, bytes);   /* e.g. a __managed__ initializer */
+	Block *b = block_add(dptr, bytes, cudaMemoryTypeManaged);
+	b->map_off = dptr - lo;
+	b->map_bytes = hi - lo;
+	return 0;
+}
+
+static void managed_copy(int to_device)
+{
+	for (size_t i = 0; i < nblocks; i++) {
+		Block *b = &blocks[i];
+		if (!is_mirrored(b) || !b->bytes) continue;
+		void *dev = api_mem_host(b->addr, b->bytes);
+		if (!dev) continue;      /* freed behind our back: nothing to mirror */
+		if (to_device) memcpy(dev, (void *)b->addr, b->bytes);
+		else memcpy((void *)b->addr, dev, b->bytes);
+	}
+}
+
+void mem_managed_to_device(void) { managed_copy(1); }
+void mem_managed_to_host(void) { managed_copy(0); }
+
+void mem_reset(void)
+{
+	while (nblocks) {
+		Block *b = &blocks[nblocks - 1];
+		if (b->type == cudaMemoryTypeHost && !(b->flags & cudaHostAllocMapped))
+			free((void *)b->addr);
+		block_drop(b);
+	}
+}
+
+/* ---- allocation --------------------------------------------------------------- */
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+	if (!devPtr) return rt_err(cudaErrorInvalidValue);
+	READY();
+	*devPtr = NULL;
+	if (!size) return cudaSuccess;
+	CUdeviceptr a;
+	CUresult r = cuMemAlloc(&a, size);
+	if (r) return rt_err(rt_from_cu(r));
+	block_add(a, size, cudaMemoryTypeDevice)->owned = 1;
+	*devPtr = (void *)(uintptr_t)a;
+	return cudaSuccess;
+}
+
+static cudaError_t managed_alloc(void **p, size_t size, unsigned flags,
+                                 enum cudaMemoryType type)
+{
+	CUdeviceptr a;
+	CUresult r = cuMemAlloc(&a, size ? size : 1);
+	if (r) return rt_err(rt_from_cu(r));
+	if (mem_managed_map(a, size)) {
+		cuMemFree(a);
+		rt_say("cannot map managed memory at device address %#llx for the host",
+		       (unsigned long long)a);
+		return rt_err(cudaErrorMemoryAllocation);
+	}
+	Block *b = &blocks[nblocks - 1];
+	b->owned = 1;
+	b->flags = flags;
+	b->type = type;              /* Host for mapped pinned memory: still mirrored */
+	*p = (void *)(uintptr_t)a;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+	if (!devPtr || !size || (flags & ~(unsigned)(cudaMemAttachGlobal | cudaMemAttachHost)))
+		return rt_err(cudaErrorInvalidValue);
+	READY();
+	return managed_alloc(devPtr, size, flags, cudaMemoryTypeManaged);
+}
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+	if (!pHost || (flags & ~0x7u)) return rt_err(cudaErrorInvalidValue);
+	READY();
+	if (flags & cudaHostAllocMapped)
+		return managed_alloc(pHost, size, flags, cudaMemoryTypeHost);
+	void *p = NULL;
+	if (posix_memalign(&p, 4096, size ? size : 1)) return rt_err(cudaErrorMemoryAllocation);
+	block_add((uintptr_t)p, size, cudaMemoryTypeHost)->flags = flags;
+	*pHost = p;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+	return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+	if (!pitch) return rt_err(cudaErrorInvalidValue);
+	*pitch = (width + 511) & ~(size_t)511;      /* texture pitch alignment */
+	return cudaMalloc(devPtr, *pitch * height);
+}
+
+static cudaError_t free_block(void *p, int host)
+{
+	Block *b = block_find(p, 0);
+	if (!b || b->addr != (uintptr_t)p || (b->type == cudaMemoryTypeHost) != host)
+		return rt_err(host ? cudaErrorInvalidValue : cudaErrorInvalidDevicePointer);
+	if (b->type == cudaMemoryTypeHost && !is_mirrored(b)) free(p);
+	else if (b->owned) cuMemFree(b->addr);
+	block_drop(b);
+	return cudaSuccess;
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+	READY();                     /* cudaFree(0) is the idiom that starts the runtime */
+	return devPtr ? free_block(devPtr, 0) : cudaSuccess;
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+	return ptr ? free_block(ptr, 1) : cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+	Block *b = block_find(pHost, 0);
+	if (!pDevice || flags || !b || !is_mirrored(b)) return rt_err(cudaErrorInvalidValue);
+	*pDevice = pHost;            /* one address on both sides */
+	return cudaSuccess;
+}
+
+cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
+{
+	Block *b = block_find(pHost, 0);
+	if (!pFlags || !b || b->type != cudaMemoryTypeHost) return rt_err(cudaErrorInvalidValue);
+	*pFlags = b->flags;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+	READY();
+	size_t used = 0, cap = (size_t)rt_config()->gpu_global_bytes;
+	for (size_t i = 0; i < nblocks; i++)
+		if (blocks[i].owned) used += blocks[i].bytes;
+	if (free_bytes) *free_bytes = used < cap ? cap - used : 0;
+	if (total) *total = cap;
+	return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at, const void *ptr)
+{
+	if (!at) return rt_err(cudaErrorInvalidValue);
+	READY();
+	memset(at, 0, sizeof *at);
+	Block *b = block_find(ptr, 0);
+	at->type = b ? b->type : cudaMemoryTypeUnregistered;
+	if (!b && api_mem_host((uintptr_t)ptr, 0)) at->type = cudaMemoryTypeDevice;
+	at->device = 0;
+	if (at->type != cudaMemoryTypeDevice) at->hostPointer = (void *)ptr;
+	if (at->type == cudaMemoryTypeDevice || (b && is_mirrored(b)))
+		at->devicePointer = (void *)ptr;
+	return cudaSuccess;
+}
+
+/* ---- copies --------------------------------------------------------------------- */
+
+enum { HOST = 0, DEV = 1, ANY = -1 };
+
+/* where the bytes of [p, p+n) are for the host to copy, given which side
+ * the copy's kind says p is on; NULL if p is not there */
+static void *view(const void *p, size_t n, int side)
+{
+	Block *b = block_find(p, n);
+	if (b && is_mirrored(b)) return (void *)p;     /* managed: the host copy is current */
+	void *d = api_mem_host((uintptr_t)p, n);
+	if (side == DEV) return d;
+	if (side == HOST) return d || !p ? NULL : (void *)p;
+	return d ? d : (void *)p;
+}
+
+static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+	static const signed char sides[5][2] = {           /* [kind] = {dst, src} */
+		{HOST, HOST}, {DEV, HOST}, {HOST, DEV}, {DEV, DEV}, {ANY, ANY}};
+	if ((unsigned)kind > cudaMemcpyDefault) return rt_err(cudaErrorInvalidMemcpyDirection);
+	READY();
+	if (!n) return cudaSuccess;
+	void *d = view(dst, n, sides[kind][0]);
+	const void *s = view(src, n, sides[kind][1]);
+	if (!d || !s) {
+		rt_say("cudaMemcpy(%p, %p, %zu, %d): %s is not %s memory of that size", dst, src, n,
+		       (int)kind, d ? "the source" : "the destination",
+		       (d ? sides[kind][1] : sides[kind][0]) == DEV ? "device" : "host");
+		return rt_err(cudaErrorInvalidValue);
+	}
+	memmove(d, s, n);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+	return copy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	return copy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind)
+{
+	if (width > dpitch || width > spitch) return rt_err(cudaErrorInvalidPitchValue);
+	for (size_t r = 0; r < height; r++) {
+		cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width,
+		                     kind);
+		if (e) return e;
+	}
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+	READY();
+	if (!count) return cudaSuccess;
+	void *d = view(devPtr, count, DEV);
+	if (!d) return rt_err(cudaErrorInvalidValue);
+	memset(d, value, count);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	return cudaMemset(devPtr, value, count);
+}
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+	if (width > pitch) return rt_err(cudaErrorInvalidPitchValue);
+	for (size_t r = 0; r < height; r++) {
+		cudaError_t e = cudaMemset((char *)devPtr + r * pitch, value, width);
+		if (e) return e;
+	}
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation loc,
+                                 unsigned int flags, cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	Block *b = block_find(devPtr, count);
+	return b && is_mirrored(b) ? cudaSuccess : rt_err(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                          struct cudaMemLocation loc)
+{
+	Block *b = block_find(devPtr, count);
+	return b && is_mirrored(b) ? cudaSuccess : rt_err(cudaErrorInvalidValue);
+}
+
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                   enum cudaChannelFormatKind f)
+{
+	return (struct cudaChannelFormatDesc){x, y, z, w, f};
+}
+
+/* ---- device variables ------------------------------------------------------------ */
+
+/* device address and size of the variable whose host shadow is sym */
+static cudaError_t symbol(const void *sym, CUdeviceptr *dptr, size_t *bytes)
+{
+	READY();
+	RtVar *v = reg_var(sym);
+	if (!v) return rt_err(cudaErrorInvalidSymbol);
+	cudaError_t e = reg_var_addr(v, dptr, bytes);
+	return e ? rt_err(e) : cudaSuccess;
+}
+
+static cudaError_t symbol_copy(void *dst, const void *src, const void *sym, size_t count,
+                               size_t offset, enum cudaMemcpyKind kind, int to_symbol)
+{
+	CUdeviceptr a;
+	size_t bytes;
+	cudaError_t e = symbol(sym, &a, &bytes);
+	if (e) return e;
+	if (offset > bytes || count > bytes - offset) return rt_err(cudaErrorInvalidValue);
+	void *dev = (void *)(uintptr_t)(a + offset);
+	if (to_symbol) {
+		if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+		    kind != cudaMemcpyDefault)
+			return rt_err(cudaErrorInvalidMemcpyDirection);
+		return copy(dev, src, count, kind);
+	}
+	if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+	    kind != cudaMemcpyDefault)
+		return rt_err(cudaErrorInvalidMemcpyDirection);
+	return copy(dst, dev, count, kind);
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind)
+{
+	return symbol_copy(NULL, src, sym, count, offset, kind, 1);
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind)
+{
+	return symbol_copy(dst, NULL, sym, count, offset, kind, 0);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t count,
+                                    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	return symbol_copy(NULL, src, sym, count, offset, kind, 1);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	return symbol_copy(dst, NULL, sym, count, offset, kind, 0);
+}
+
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *sym)
+{
+	CUdeviceptr a;
+	size_t bytes;
+	if (!devPtr) return rt_err(cudaErrorInvalidValue);
+	cudaError_t e = symbol(sym, &a, &bytes);
+	if (!e) *devPtr = (void *)(uintptr_t)a;
+	return e;
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
+{
+	CUdeviceptr a;
+	size_t bytes;
+	if (!size) return rt_err(cudaErrorInvalidValue);
+	cudaError_t e = symbol(sym, &a, &bytes);
+	if (!e) *size = bytes;
+	return e;
+}

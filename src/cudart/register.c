@@ -1,0 +1,264 @@
+/*
+ * register.c -- what nvcc's start-up code registers, and the modules
+ * loaded from it.
+ *
+ * Before main() runs, the host code nvcc generated for each translation
+ * unit calls __cudaRegisterFatBinary with the unit's fatbin wrapper, then
+ * __cudaRegisterFunction once per kernel (host stub address -> PTX name)
+ * and __cudaRegisterVar once per __device__/__constant__ variable (host
+ * shadow address -> PTX name, size), then __cudaRegisterFatBinaryEnd.
+ * At exit it calls __cudaUnregisterFatBinary.  Nothing here touches the
+ * simulator: registration only records.  The first runtime call that
+ * needs the device (rt_ready) creates the context and loads every
+ * registered unit as one driver module, PTX pulled out of its fatbin
+ * (fatbin.c); a unit registered later (a dlopen'd library) is loaded by
+ * the next call.  A unit whose PTX cannot be had or does not load is
+ * reported once on stderr; its kernels then fail to launch with the
+ * reason (cudaErrorNoKernelImageForDevice, cudaErrorInvalidPtx), which is
+ * when NVIDIA's lazily-loading runtime reports it too.
+ *
+ * The handle returned to the program is the RtModule itself; programs
+ * never look inside it.  cudaKernel_t handles (__cudaGetKernel) are
+ * RtFunc pointers.
+ *
+ * __managed__ variables: nvcc's code reaches one through a pointer that
+ * __cudaInitModule must fill in.  Loading the module places the variable
+ * in device memory at some address A; memory.c maps host memory at A too
+ * and mirrors it across launches, as it does for cudaMallocManaged, so
+ * the pointer is A on both sides.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "base/base.h"
+#include "rt.h"
+
+struct RtModule {
+	const void *wrapper;     /* what __cudaRegisterFatBinary got: first, so never NULL */
+	CUmodule mod;            /* NULL until loaded, or if loading failed */
+	cudaError_t status;      /* cudaSuccess, or why the module has no code */
+	int tried;               /* loading attempted in the current context */
+	int unmapped;            /* a __managed__ variable could not be mapped */
+	int dead;                /* unregistered */
+};
+
+static RtModule **mods;      /* in registration order */
+static size_t nmods, capmods;
+static RtFunc **funcs;
+static size_t nfuncs, capfuncs;
+static RtVar **vars;
+static size_t nvars, capvars;
+
+/* the program's name, for messages */
+static const char *prog(void)
+{
+	extern char *program_invocation_short_name;
+	return program_invocation_short_name;
+}
+
+void **__cudaRegisterFatBinary(void *fatCubin)
+{
+	RtModule *m = xcalloc(1, sizeof *m);
+	m->wrapper = fatCubin;
+	VEC_RESERVE(mods, capmods, nmods + 1);
+	mods[nmods++] = m;
+	return (void **)m;
+}
+
+void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+
+void __cudaUnregisterFatBinary(void **handle)
+{
+	RtModule *m = (RtModule *)handle;
+	if (m) m->dead = 1;      /* at exit: keep the records, the stats still name them */
+}
+
+void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
+                            const char *deviceName, int thread_limit, void *tid, void *bid,
+                            dim3 *bDim, dim3 *gDim, int *wSize)
+{
+	RtFunc *f = xcalloc(1, sizeof *f);
+	f->host = hostFun;
+	f->name = xstrdup(deviceName ? deviceName : deviceFun);
+	f->mod = (RtModule *)handle;
+	f->max_dyn_shared = -1;
+	f->carveout = -1;
+	VEC_RESERVE(funcs, capfuncs, nfuncs + 1);
+	funcs[nfuncs++] = f;
+}
+
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
+                       const char *deviceName, int ext, size_t size, int constant, int global)
+{
+	RtVar *v = xcalloc(1, sizeof *v);
+	v->host = hostVar;
+	v->name = xstrdup(deviceName ? deviceName : deviceAddress);
+	v->mod = (RtModule *)handle;
+	v->size = size;
+	v->constant = constant;
+	VEC_RESERVE(vars, capvars, nvars + 1);
+	vars[nvars++] = v;
+}
+
+void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
+                              const char *deviceName, int ext, size_t size, int constant,
+                              int global)
+{
+	__cudaRegisterVar(handle, (char *)hostVarPtrAddress, deviceAddress, deviceName, ext, size,
+	                  constant, global);
+	vars[nvars - 1]->managed = hostVarPtrAddress;
+}
+
+/* called by nvcc's code on the first use of a __managed__ variable: nonzero =
+ * ready.  The code then dereferences the pointer whatever we answer, so a
+ * module whose variables could not be placed stops the program here, with
+ * the reason already on stderr, rather than with a segmentation fault. */
+char __cudaInitModule(void **handle)
+{
+	RtModule *m = (RtModule *)handle;
+	if (!rt_ready() && m && m->mod && !m->unmapped) return 1;
+	fprintf(stderr, "rfsim: %s: stopping: __managed__ variables are unavailable\n", prog());
+	exit(1);
+}
+
+int reg_ptx_arch(void)
+{
+	int major = 8, minor = 0;
+	cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0);
+	cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0);
+	return major * 10 + minor;
+}
+
+
+/* give a loaded __managed__ variable its host mapping and tell the program */
+static void managed_place(RtVar *v)
+{
+	CUdeviceptr a;
+	size_t n;
+	if (cuModuleGetGlobal(&a, &n, v->mod->mod, v->name) || mem_managed_map(a, n)) {
+		rt_say("%s: __managed__ variable %s cannot be mapped for the host", prog(), v->name);
+		v->mod->unmapped = 1;
+		return;
+	}
+	*v->managed = (void *)(uintptr_t)a;
+}
+
+static void module_load(RtModule *m)
+{
+	m->tried = 1;
+	FatbinPtx ptx;
+	if (fatbin_ptx(m->wrapper, reg_ptx_arch(), &ptx)) {
+		rt_say("%s: %s", prog(), err_msg());
+		m->status = strstr(err_msg(), "-rdc") ? cudaErrorInvalidKernelImage
+		                                      : cudaErrorNoKernelImageForDevice;
+		return;
+	}
+	char name[300];
+	size_t k = 0;
+	while (k < nmods && mods[k] != m) k++;
+	if (k) snprintf(name, sizeof name, "%s.%zu.compute_%d.ptx", prog(), k, ptx.arch);
+	else snprintf(name, sizeof name, "%s.compute_%d.ptx", prog(), ptx.arch);
+	CUresult r = api_module_load(&m->mod, ptx.text, name);   /* prints the located error */
+	free(ptx.text);
+	if (r) {
+		m->mod = NULL;
+		m->status = rt_from_cu(r);
+		rt_say("%s: the program's compute_%d PTX does not load into rfsim (%s)", prog(),
+		       ptx.arch, cudaGetErrorName(m->status));
+		return;
+	}
+	m->status = cudaSuccess;
+	for (size_t i = 0; i < nfuncs; i++) {
+		RtFunc *f = funcs[i];
+		if (f->mod == m && cuModuleGetFunction(&f->f, m->mod, f->name)) {
+			f->f = NULL;
+			rt_say("%s: kernel %s was registered but is not in the PTX", prog(), f->name);
+		}
+	}
+	for (size_t i = 0; i < nvars; i++)
+		if (vars[i]->mod == m && vars[i]->managed) managed_place(vars[i]);
+}
+
+void reg_load_all(void)
+{
+	for (size_t i = 0; i < nmods; i++)
+		if (!mods[i]->tried && !mods[i]->dead) module_load(mods[i]);
+}
+
+void reg_unload_all(void)
+{
+	for (size_t i = 0; i < nmods; i++) {
+		mods[i]->mod = NULL;     /* the context destroys the modules with itself */
+		mods[i]->tried = mods[i]->unmapped = 0;
+		mods[i]->status = cudaSuccess;
+	}
+	for (size_t i = 0; i < nfuncs; i++) funcs[i]->f = NULL;
+}
+
+RtFunc *reg_func(const void *p)
+{
+	if (!p) return NULL;
+	for (size_t i = 0; i < nfuncs; i++)   /* a host stub address, or an RtFunc handle */
+		if (funcs[i]->host == p || (const void *)funcs[i] == p) return funcs[i];
+	return NULL;
+}
+
+RtVar *reg_var(const void *host)
+{
+	if (!host) return NULL;
+	for (size_t i = 0; i < nvars; i++)
+		if (vars[i]->host == host) return vars[i];
+	return NULL;
+}
+
+cudaError_t reg_module_status(const RtModule *m)
+{
+	if (!m->tried) return cudaErrorInitializationError;
+	return m->mod ? cudaSuccess : m->status;
+}
+
+cudaError_t reg_var_addr(const RtVar *v, CUdeviceptr *dptr, size_t *bytes)
+{
+	cudaError_t e = reg_module_status(v->mod);
+	if (e) return e;
+	return cuModuleGetGlobal(dptr, bytes, v->mod->mod, v->name) ? cudaErrorInvalidSymbol
+	                                                             : cudaSuccess;
+}
+
+/* ---- lookups by host address, as the runtime API names kernels and variables ---- */
+
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
+{
+	if (!kernel) return rt_err(cudaErrorInvalidValue);
+	RtFunc *f = reg_func(hostFun);
+	*kernel = (cudaKernel_t)f;
+	return f ? cudaSuccess : rt_err(cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
+{
+	return __cudaGetKernel(kernelPtr, entryFuncAddr);
+}
+
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
+{
+	cudaError_t e = rt_ready();
+	if (e) return rt_err(e);
+	RtFunc *f = reg_func(symbolPtr);
+	if (!functionPtr) return rt_err(cudaErrorInvalidValue);
+	if (!f) return rt_err(cudaErrorInvalidDeviceFunction);
+	if ((e = reg_module_status(f->mod))) return rt_err(e);
+	*functionPtr = f->f;
+	return f->f ? cudaSuccess : rt_err(cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaFuncGetName(const char **name, const void *func)
+{
+	RtFunc *f = reg_func(func);
+	if (!name) return rt_err(cudaErrorInvalidValue);
+	if (!f) return rt_err(cudaErrorInvalidDeviceFunction);
+	*name = f->name;
+	return cudaSuccess;
+}

@@ -1,0 +1,124 @@
+/*
+ * rt.h -- what the files of rfsim's CUDA runtime (src/cudart/) share.
+ *
+ * The runtime is a layer over rfsim's Driver API (src/api/driver.c), the
+ * way NVIDIA's runtime is a layer over libcuda: one primary context,
+ * created on first use from the environment's config (runtime.c); the
+ * PTX that nvcc embedded in the program, pulled out of its fatbins
+ * (fatbin.c) and loaded as one driver module per translation unit
+ * (register.c); kernels, device variables and launches looked up by the
+ * host addresses nvcc registered (register.c, launch.c); memory (memory.c);
+ * streams and events (stream.c); device queries (device.c); and the
+ * statistics file and per-kernel summaries (stats.c).
+ *
+ * Every runtime call is synchronous: a kernel has finished, and its
+ * results are in memory, when its launch returns.  That is a legal
+ * schedule of CUDA's stream semantics, so correct programs cannot tell,
+ * and it makes the statistics of a run independent of the host.
+ *
+ * Error discipline, as in NVIDIA's runtime: every call returns its status
+ * and, if it is an error, also records it as the "last error" (rt_err),
+ * which cudaGetLastError returns and clears.  A kernel fault is sticky:
+ * from then on every call that needs the device returns it (rt_ready).
+ *
+ * Host threads: the runtime keeps process-wide state without locks, so a
+ * program must not call it from two threads at once.
+ */
+#ifndef RFSIM_CUDART_RT_H
+#define RFSIM_CUDART_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/cuda.h"
+#include "base/config.h"
+#include "cudart.h"
+
+/* ---- runtime.c: start-up, configuration, errors ---- */
+
+cudaError_t rt_ready(void);              /* context up and modules loaded, or why not */
+cudaError_t rt_err(cudaError_t e);       /* record e as the last error (unless success) */
+cudaError_t rt_from_cu(CUresult r);      /* the runtime's code for a driver status */
+void rt_set_sticky(cudaError_t e);       /* a kernel fault poisons the runtime */
+const Config *rt_config(void);           /* the machine simulated (from the environment) */
+int rt_quiet(void);                      /* RFSIM_QUIET=1: no per-kernel lines */
+void rt_reset(void);                     /* cudaDeviceReset: drop the context */
+/* a one-line complaint "rfsim: <what>" on stderr, once per distinct text */
+void rt_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* what every stub of stubs.c does: say "FN is not supported", record and
+ * return cudaErrorNotSupported (stubs.c declares it again: it cannot
+ * include this header, whose prototypes its stubs contradict) */
+int rt_unsupported(const char *fn);
+
+/* ---- fatbin.c: the PTX inside nvcc's fatbinary ---- */
+
+typedef struct FatbinPtx {
+	char *text;              /* NUL-terminated PTX, malloc'd */
+	size_t len;
+	int arch;                /* the XX of compute_XX it was generated for */
+} FatbinPtx;
+
+/* the PTX of the fatbin wrapper nvcc registers: the entry with the highest
+ * arch <= max_arch, else the lowest.  RF_EINPUT with err_msg() when there is
+ * none (saying how to rebuild) or the fatbin is malformed. */
+int fatbin_ptx(const void *wrapper, int max_arch, FatbinPtx *out);
+
+/* ---- register.c: what nvcc registered, and the loaded modules ---- */
+
+typedef struct RtModule RtModule;
+
+typedef struct RtFunc {
+	const void *host;        /* host stub: the kernel's identity in the runtime API */
+	char *name;              /* its PTX (mangled) name */
+	RtModule *mod;
+	CUfunction f;            /* NULL until the module is loaded */
+	int max_dyn_shared;      /* cudaFuncAttributeMaxDynamicSharedMemorySize, -1 unset */
+	int carveout;            /* cudaFuncAttributePreferredSharedMemoryCarveout */
+} RtFunc;
+
+typedef struct RtVar {
+	const void *host;        /* the host shadow variable nvcc made */
+	char *name;              /* its PTX name */
+	RtModule *mod;
+	size_t size;
+	int constant;            /* __constant__ rather than __device__ */
+	void **managed;          /* __managed__: where the program reads its address */
+} RtVar;
+
+/* load every registered module that is not loaded yet into the current
+ * context; a module without usable PTX is reported once and skipped */
+void reg_load_all(void);
+void reg_unload_all(void);               /* the context is going away */
+RtFunc *reg_func(const void *host_or_handle);   /* NULL if not a kernel */
+RtVar *reg_var(const void *host);
+/* the module of f or v, if it loaded: cudaSuccess, else why not */
+cudaError_t reg_module_status(const RtModule *m);
+/* where the variable lives in the device: cudaSuccess, or why it does not */
+cudaError_t reg_var_addr(const RtVar *v, CUdeviceptr *dptr, size_t *bytes);
+int reg_ptx_arch(void);                  /* compute_XX rfsim prefers: the device's */
+
+/* ---- memory.c ---- */
+
+/* managed memory lives at the same address on host and device; the host
+ * copy is the real one between kernels, so a launch copies it in and out */
+int mem_managed_map(CUdeviceptr dptr, size_t bytes);   /* host view at dptr; 0 ok */
+void mem_managed_to_device(void);
+void mem_managed_to_host(void);
+void mem_reset(void);                    /* forget every allocation (device reset) */
+
+/* ---- stream.c ---- */
+
+int stream_valid(cudaStream_t s);        /* a live stream, or a default one */
+double stream_clock_ms(void);            /* simulated time so far (see stream.c) */
+void stream_reset(void);
+
+/* ---- launch.c ---- */
+
+cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
+                       cudaStream_t stream);
+
+/* ---- stats.c ---- */
+
+void stats_kernel_line(void);            /* summary of the last kernel on stderr */
+
+#endif

@@ -1,0 +1,229 @@
+/*
+ * runtime.c -- start-up, configuration from the environment, and the
+ * runtime's error state.
+ *
+ * Start-up is lazy, as in NVIDIA's runtime: the first call that needs the
+ * device (rt_ready) reads the environment, builds the simulated GPU's
+ * config, creates the primary context through the Driver API and loads the
+ * program's registered modules.  The environment:
+ *
+ *   RFSIM_CONFIG  a config name (configs/NAME.cfg of the rfsim tree this
+ *                 library was built in, then ./configs) or a path
+ *   RFSIM_SET     overrides, "key=value" separated by ';' or newlines,
+ *                 e.g. "sm.count=4;seed=3" (like rfsim's -s)
+ *   RFSIM_STATS   write the statistics of every launch there at exit
+ *                 (stats.c); RFSIM_QUIET=1 silences the per-kernel lines
+ *
+ * A bad config is the user's mistake: the message says so and every call
+ * returns cudaErrorInitializationError, so the program stops at its first
+ * error check.
+ *
+ * Errors.  A call's failure is also remembered as the last error
+ * (rt_err); cudaGetLastError returns it and resets it to cudaSuccess,
+ * cudaPeekAtLastError only returns it.  A kernel fault is sticky
+ * (rt_set_sticky): the context is unusable, every later call returns the
+ * fault, and only cudaDeviceReset clears it -- NVIDIA's behaviour, which
+ * the driver layer also implements for its own calls.
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "base/base.h"
+#include "rt.h"
+
+static Config cfg;
+static CUcontext ctx;
+static cudaError_t init_error;   /* a bad configuration: permanent */
+static int configured;
+static cudaError_t last_error, sticky;
+
+/* ---- configuration --------------------------------------------------------- */
+
+/* configs/NAME.cfg beside the directory this library lives in (build/..) */
+static int load_beside_library(Config *c, const char *name)
+{
+	Dl_info info;
+	if (strchr(name, '/') || !dladdr((void *)load_beside_library, &info) || !info.dli_fname)
+		return -1;
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	snprintf(dir, sizeof dir, "%s", info.dli_fname);
+	char *slash = strrchr(dir, '/');
+	if (!slash) return -1;
+	*slash = 0;
+	size_t n = strlen(name);
+	int has_ext = n > 4 && !strcmp(name + n - 4, ".cfg");
+	snprintf(path, sizeof path, "%s/../configs/%s%s", dir, name, has_ext ? "" : ".cfg");
+	if (access(path, R_OK)) return -1;
+	return config_load(c, path);
+}
+
+static int env_overrides(Config *c, const char *sets)
+{
+	char *copy = xstrdup(sets), *save = NULL;
+	int rc = RF_OK;
+	for (char *kv = strtok_r(copy, ";\n", &save); kv && !rc; kv = strtok_r(NULL, ";\n", &save)) {
+		kv += strspn(kv, " \t");
+		if (!*kv) continue;
+		rc = config_set_kv(c, kv);
+		if (rc) fprintf(stderr, "rfsim: RFSIM_SET: %s: %s\n", kv, err_msg());
+	}
+	free(copy);
+	return rc;
+}
+
+static int env_config(Config *c)
+{
+	config_defaults(c);
+	const char *name = getenv("RFSIM_CONFIG");
+	if (name && *name) {
+		int rc = load_beside_library(c, name);
+		if (rc > 0 || (rc < 0 && config_load(c, name))) {
+			fprintf(stderr, "rfsim: RFSIM_CONFIG=%s: %s\n", name, err_msg());
+			return RF_EINPUT;
+		}
+	}
+	const char *sets = getenv("RFSIM_SET");
+	return sets ? env_overrides(c, sets) : RF_OK;
+}
+
+/* read the environment's config once; a bad one disables the runtime */
+static void configure(void)
+{
+	if (configured) return;
+	configured = 1;
+	if (env_config(&cfg)) {
+		fprintf(stderr, "rfsim: the CUDA runtime cannot start: fix the configuration\n");
+		init_error = cudaErrorInitializationError;
+	}
+	api_set_config(&cfg);
+}
+
+const Config *rt_config(void)
+{
+	configure();
+	return &cfg;
+}
+
+int rt_quiet(void)
+{
+	const char *q = getenv("RFSIM_QUIET");
+	return q && *q && strcmp(q, "0");
+}
+
+/* ---- start-up and reset ------------------------------------------------------ */
+
+cudaError_t rt_ready(void)
+{
+	configure();
+	if (init_error) return init_error;
+	if (sticky) return sticky;
+	if (!ctx) {
+		CUresult r = cuInit(0);
+		if (!r) r = cuCtxCreate(&ctx, NULL, 0, 0);
+		if (r) {
+			ctx = NULL;
+			return rt_from_cu(r);
+		}
+	}
+	reg_load_all();              /* cheap when nothing new was registered */
+	return cudaSuccess;
+}
+
+void rt_set_sticky(cudaError_t e) { sticky = last_error = e; }
+
+void rt_reset(void)
+{
+	mem_reset();
+	stream_reset();
+	reg_unload_all();
+	if (ctx) cuCtxDestroy(ctx);
+	ctx = NULL;
+	sticky = last_error = cudaSuccess;
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+cudaError_t rt_err(cudaError_t e)
+{
+	if (e != cudaSuccess && !sticky) last_error = e;
+	return e;
+}
+
+cudaError_t cudaGetLastError(void)
+{
+	cudaError_t e = last_error;
+	if (!sticky) last_error = cudaSuccess;
+	return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return last_error; }
+
+const char *cudaGetErrorName(cudaError_t error)
+{
+	switch (error) {
+#define X(name, value, desc) case name: return #name;
+#include "rterrors.def"
+#undef X
+	}
+	return "cudaErrorUnknown";
+}
+
+const char *cudaGetErrorString(cudaError_t error)
+{
+	switch (error) {
+#define X(name, value, desc) case name: return desc;
+#include "rterrors.def"
+#undef X
+	}
+	return "unrecognized error code";
+}
+
+cudaError_t rt_from_cu(CUresult r)
+{
+	switch (r) {
+	case CUDA_SUCCESS: return cudaSuccess;
+	case CUDA_ERROR_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
+	case CUDA_ERROR_NOT_INITIALIZED: return cudaErrorInitializationError;
+	case CUDA_ERROR_INVALID_CONTEXT: return cudaErrorDeviceUninitialized;
+	case CUDA_ERROR_INVALID_HANDLE: return cudaErrorInvalidResourceHandle;
+	case CUDA_ERROR_NOT_FOUND: return cudaErrorSymbolNotFound;
+	case CUDA_ERROR_INVALID_IMAGE: return cudaErrorInvalidKernelImage;
+	case CUDA_ERROR_LAUNCH_FAILED: return cudaErrorLaunchFailure;
+	case CUDA_ERROR_NO_BINARY_FOR_GPU: return cudaErrorNoKernelImageForDevice;
+	default: break;
+	}
+	switch ((int)r) {            /* the codes both APIs number alike */
+#define X(name, value, desc) case value: return name;
+#include "rterrors.def"
+#undef X
+	}
+	return cudaErrorUnknown;
+}
+
+void rt_say(const char *fmt, ...)
+{
+	static char **said;
+	static size_t nsaid, capsaid;
+	char line[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < nsaid; i++)
+		if (!strcmp(said[i], line)) return;
+	VEC_RESERVE(said, capsaid, nsaid + 1);
+	said[nsaid++] = xstrdup(line);
+	fprintf(stderr, "rfsim: %s\n", line);
+}
+
+int rt_unsupported(const char *fn)
+{
+	rt_say("%s is not supported by rfsim's CUDA runtime (returning cudaErrorNotSupported)", fn);
+	return rt_err(cudaErrorNotSupported);
+}

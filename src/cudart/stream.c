@@ -1,0 +1,266 @@
+/*
+ * stream.c -- streams and events on a simulated clock.
+ *
+ * Every runtime call finishes its work before it returns (rt.h), so a
+ * stream is only a handle: work issued to any stream has completed, in
+ * issue order, by the time the next call starts.  Queries therefore
+ * always answer "done", waits return at once, and host callbacks run
+ * inside the call that enqueues them.  Streams and events are validated
+ * (a destroyed handle gives cudaErrorInvalidResourceHandle), because
+ * programs under test should see their own mistakes.
+ *
+ * Event timings are simulated time, never host time, so
+ * cudaEventElapsedTime is deterministic and means what it means on a GPU:
+ * the device time between two points of the program.  The clock is
+ * stream_clock_ms(): the sum of the simulated durations of the kernels
+ * launched so far (copies take no time).  A kernel's duration comes from
+ * kernel_ms(), the one place that turns the simulator's per-kernel
+ * statistics into time.  Until the timing model (issue 5) records cycles
+ * per kernel, it is an estimate from the functional counts: one warp
+ * instruction per SM per cycle, work spread evenly over sm.count SMs, at
+ * gpu.clock_mhz.  When KernelStats carries simulated cycles, kernel_ms()
+ * becomes cycles / clock and nothing else changes.
+ */
+#include <stdlib.h>
+
+#include "api/api.h"
+#include "base/base.h"
+#include "rt.h"
+
+struct CUstream_st {
+	unsigned flags;              /* cudaStreamNonBlocking: recorded, meaningless here */
+	int priority;
+	unsigned long long id;       /* cudaStreamGetId */
+};
+
+struct CUevent_st {
+	unsigned flags;              /* cudaEventDisableTiming etc. */
+	int recorded;                /* cudaEventRecord has been called */
+	double t_ms;                 /* stream_clock_ms() when it was */
+};
+
+static struct CUstream_st **streams;
+static size_t nstreams, capstreams;
+static struct CUevent_st **events;
+static size_t nevents, capevents;
+static unsigned long long next_id = 3;  /* 0..2: the default streams' ids */
+
+/* ---- the clock ---------------------------------------------------------------- */
+
+/* simulated milliseconds one kernel took (see the essay) */
+static double kernel_ms(const KernelStats *k, const Config *c)
+{
+	double cycles = (double)k->warp_insts / (double)c->sm_count;
+	return cycles / (c->gpu_clock_mhz * 1e3);
+}
+
+double stream_clock_ms(void)
+{
+	static double ms;
+	static int counted;          /* kernels of the log already in ms */
+	int n;
+	const KernelStats *ks = api_kernel_log(&n);
+	if (n < counted) counted = 0;   /* the log was cleared */
+	for (; counted < n; counted++) ms += kernel_ms(&ks[counted], rt_config());
+	return ms;
+}
+
+/* ---- streams ------------------------------------------------------------------ */
+
+static size_t find(void **list, size_t n, const void *p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == p) return i;
+	return n;
+}
+
+/* not one of the default streams' names (NULL, cudaStreamLegacy, cudaStreamPerThread) */
+static int user_stream(cudaStream_t s) { return (uintptr_t)s > 2; }
+
+int stream_valid(cudaStream_t s)
+{
+	return !s || s == cudaStreamLegacy || s == cudaStreamPerThread ||
+	       find((void **)streams, nstreams, s) < nstreams;
+}
+
+void stream_reset(void)
+{
+	for (size_t i = 0; i < nstreams; i++) free(streams[i]);
+	for (size_t i = 0; i < nevents; i++) free(events[i]);
+	nstreams = nevents = 0;
+}
+
+#define CHECK_STREAM(s) do { if (!stream_valid(s)) \
+	return rt_err(cudaErrorInvalidResourceHandle); } while (0)
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
+{
+	if (!pStream || (flags & ~(unsigned)cudaStreamNonBlocking))
+		return rt_err(cudaErrorInvalidValue);
+	cudaError_t e = rt_ready();
+	if (e) return rt_err(e);
+	struct CUstream_st *s = xcalloc(1, sizeof *s);
+	*s = (struct CUstream_st){flags, 0, next_id++};
+	(void)priority;              /* one priority level (cudaDeviceGetStreamPriorityRange) */
+	VEC_RESERVE(streams, capstreams, nstreams + 1);
+	streams[nstreams++] = s;
+	*pStream = s;
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+	return cudaStreamCreateWithPriority(pStream, flags, 0);
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+	return cudaStreamCreateWithPriority(pStream, cudaStreamDefault, 0);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+	size_t i = find((void **)streams, nstreams, stream);
+	if (i == nstreams) return rt_err(cudaErrorInvalidResourceHandle);
+	free(streams[i]);
+	streams[i] = streams[--nstreams];
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+	CHECK_STREAM(stream);
+	cudaError_t e = rt_ready();
+	return e ? rt_err(e) : cudaSuccess;
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+	return cudaStreamSynchronize(stream);
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+	CHECK_STREAM(stream);
+	if (find((void **)events, nevents, event) == nevents)
+		return rt_err(cudaErrorInvalidResourceHandle);
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *flags)
+{
+	CHECK_STREAM(s);
+	if (!flags) return rt_err(cudaErrorInvalidValue);
+	*flags = user_stream(s) ? s->flags : 0;
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority)
+{
+	CHECK_STREAM(s);
+	if (!priority) return rt_err(cudaErrorInvalidValue);
+	*priority = 0;
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id)
+{
+	CHECK_STREAM(s);
+	if (!id) return rt_err(cudaErrorInvalidValue);
+	*id = user_stream(s) ? s->id : (unsigned long long)(uintptr_t)s;
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetDevice(cudaStream_t s, int *device)
+{
+	CHECK_STREAM(s);
+	if (!device) return rt_err(cudaErrorInvalidValue);
+	*device = 0;
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void *userData, unsigned int flags)
+{
+	CHECK_STREAM(stream);
+	if (!callback || flags) return rt_err(cudaErrorInvalidValue);
+	callback(stream, rt_ready(), userData);     /* the stream's work is done */
+	return cudaSuccess;
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+	CHECK_STREAM(stream);
+	if (!fn) return rt_err(cudaErrorInvalidValue);
+	fn(userData);
+	return cudaSuccess;
+}
+
+/* ---- events ------------------------------------------------------------------- */
+
+static struct CUevent_st *event(cudaEvent_t e)
+{
+	return find((void **)events, nevents, e) < nevents ? e : NULL;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pEvent, unsigned int flags)
+{
+	if (!pEvent || (flags & ~0x7u)) return rt_err(cudaErrorInvalidValue);
+	struct CUevent_st *e = xcalloc(1, sizeof *e);
+	e->flags = flags;
+	VEC_RESERVE(events, capevents, nevents + 1);
+	events[nevents++] = e;
+	*pEvent = e;
+	return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t *pEvent)
+{
+	return cudaEventCreateWithFlags(pEvent, cudaEventDefault);
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t ev)
+{
+	size_t i = find((void **)events, nevents, ev);
+	if (i == nevents) return rt_err(cudaErrorInvalidResourceHandle);
+	free(events[i]);
+	events[i] = events[--nevents];
+	return cudaSuccess;
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t stream, unsigned int flags)
+{
+	struct CUevent_st *e = event(ev);
+	CHECK_STREAM(stream);
+	if (!e) return rt_err(cudaErrorInvalidResourceHandle);
+	if (flags & ~1u) return rt_err(cudaErrorInvalidValue);
+	e->recorded = 1;
+	e->t_ms = stream_clock_ms();
+	return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t stream)
+{
+	return cudaEventRecordWithFlags(ev, stream, 0);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t ev)
+{
+	return event(ev) ? cudaSuccess : rt_err(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t ev)
+{
+	return cudaEventQuery(ev);
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+	struct CUevent_st *a = event(start), *b = event(end);
+	if (!ms) return rt_err(cudaErrorInvalidValue);
+	if (!a || !b) return rt_err(cudaErrorInvalidResourceHandle);
+	if ((a->flags | b->flags) & cudaEventDisableTiming || !a->recorded || !b->recorded)
+		return rt_err(cudaErrorInvalidResourceHandle);
+	*ms = (float)(b->t_ms - a->t_ms);
+	return cudaSuccess;
+}

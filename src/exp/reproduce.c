@@ -1,0 +1,258 @@
+/*
+ * reproduce.c -- `rfsim reproduce PAPER|all`: the experiments registry.
+ *
+ * Each row of experiments.def is a sweep, a plot and the paper's numbers.
+ * For each selected row this runs the sweep into DIR/NAME/ (points/ and
+ * results.csv, exactly as `rfsim sweep` would, so a rerun with the same
+ * DIR computes nothing that finished), draws DIR/NAME.png, and adds a
+ * section to DIR/report.md: the plot, the plotted numbers, the paper's
+ * numbers beside ours, and notes on anything that kept the figure from
+ * being what the paper drew (a config key or statistic this build lacks,
+ * failed points, no gnuplot).  report.md is rewritten after every
+ * experiment, so an interrupted run leaves a report of what finished.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "exp.h"
+
+typedef struct Exp {
+	const char *name, *paper, *figure, *desc, *sweep, *plot, *published;
+} Exp;
+
+static const Exp exps[] = {
+#define EXP(n, p, f, d, s, pl, pub) {n, p, f, d, s, pl, pub},
+#include "experiments.def"
+#undef EXP
+};
+enum { NEXPS = sizeof exps / sizeof exps[0] };
+
+void exp_list(FILE *f)
+{
+	for (int i = 0; i < NEXPS; i++)
+		fprintf(f, "  %-20s %-10s %s%s%s%s\n", exps[i].name, exps[i].paper, exps[i].desc,
+		        *exps[i].figure ? " (" : "", exps[i].figure, *exps[i].figure ? ")" : "");
+}
+
+/* split a plot-options string into words; 'single quotes' group */
+static char **words(const char *s, int *n)
+{
+	char **v = NULL;
+	*n = 0;
+	while (*s) {
+		while (*s == ' ') s++;
+		if (!*s) break;
+		char *w = xmalloc(strlen(s) + 1), *o = w;
+		for (int q = 0; *s && (q || *s != ' '); s++)
+			if (*s == '\'') q = !q;
+			else *o++ = *s;
+		*o = 0;
+		v = xrealloc(v, (*n + 2) * sizeof *v);
+		v[(*n)++] = w;
+	}
+	return v;
+}
+
+/* ---- one experiment -------------------------------------------------- */
+
+typedef struct Ctx {
+	const ReproOpts *o;
+	FILE *md;                /* the report, in memory */
+	int failed;              /* failed points, all experiments */
+	int interrupted;
+} Ctx;
+
+static void ours(FILE *md, const PlotTable *t, const char *how)
+{
+	if (!strncmp(how, "at:", 3)) {
+		double v = plot_value(t, how + 3, 0);
+		if (isnan(v)) fputs("-", md);
+		else fprintf(md, "%.3f", v);
+	} else if (!strncmp(how, "tol:", 4)) {
+		double f = strtod(how + 4, NULL);
+		const char *last = NULL;
+		for (int x = 0; x < t->nx && !(t->gmean && x == t->nx - 1); x++) {
+			if (!(t->v[x * t->ns] >= f)) break;
+			last = t->xs[x];
+		}
+		fprintf(md, "%s%s", last ? last : "below 1", last ? "x" : "");
+	} else {
+		fputs("-", md);
+	}
+}
+
+static void published(FILE *md, const Exp *e, const PlotTable *t)
+{
+	if (!*e->published) return;
+	fputs("\n| quantity | paper | rfsim |\n|---|---|---|\n", md);
+	char *rows = xstrdup(e->published), *save = NULL;
+	for (char *r = strtok_r(rows, "\n", &save); r; r = strtok_r(NULL, "\n", &save)) {
+		char *paper = strchr(r, '|'), *how = paper ? strchr(paper + 1, '|') : NULL;
+		if (!how) continue;
+		*paper++ = 0;
+		*how++ = 0;
+		fprintf(md, "| %s | %s | ", r, paper);
+		if (t) ours(md, t, how);
+		else fputs("-", md);
+		fputs(" |\n", md);
+	}
+	free(rows);
+}
+
+/* the plot: table into the report, picture into DIR/NAME.png */
+static void figure(Ctx *c, const Exp *e, const char *dir, int nfailed)
+{
+	char csvp[4096], png[4096], title[512];
+	snprintf(csvp, sizeof csvp, "%s/%s/results.csv", c->o->dir, e->name);
+	snprintf(png, sizeof png, "%s/%s.png", c->o->dir, e->name);
+	int nw, help;
+	char **w = words(e->plot, &nw);
+	w = xrealloc(w, (nw + 4) * sizeof *w);
+	w[nw] = "-o";
+	w[nw + 1] = png;
+	w[nw + 2] = csvp;
+	PlotSpec p;
+	const char *nocsv;
+	Csv csv;
+	PlotTable t = {0};
+	int have = 0;
+	if (plot_parse_opts(nw + 3, w, &p, &nocsv, &help)) {
+		fprintf(c->md, "\n*Bad plot options in experiments.def.*\n");
+	} else if (p.title = p.title ? p.title : e->desc, csv_read(csvp, &csv)) {
+		fprintf(c->md, "\n*No results to plot (%s).*\n", err_msg());
+	} else {
+		if (csv_col(&csv, p.y) < 0) {
+			fprintf(c->md, "\n*This build reports no `%s` (the functional model has no "
+			        "cycles; the timing model is issue 5): plotted `warp_instructions` "
+			        "instead.*\n", p.y);
+			snprintf(title, sizeof title, "%s [no %s in this build: warp instructions]",
+			         p.title, p.y);
+			p.y = "warp_instructions";
+			p.ylabel = "warp instructions";
+			p.title = title;
+		}
+		if (plot_table(&csv, &p, &t)) {
+			fprintf(c->md, "\n*Nothing to plot: %s.*\n", err_msg());
+		} else {
+			have = 1;
+			if (!plot_gnuplot_found())
+				fputs("\n*No plot: gnuplot is not installed (apt-get install gnuplot-nox).*\n",
+				      c->md);
+			else if (plot_draw(&t, &p))
+				fprintf(c->md, "\n*No plot: %s.*\n", err_msg());
+			else
+				fprintf(c->md, "\n![%s](%s.png)\n", e->desc, e->name);
+			fputc('\n', c->md);
+			plot_table_print(c->md, &t, &p, 1);
+			if (t.dropped)
+				fprintf(c->md, "\n%d rows had no `%s` partner and were left out.\n",
+				        t.dropped, p.norm);
+		}
+		csv_free(&csv);
+	}
+	published(c->md, e, have ? &t : NULL);
+	if (nfailed)
+		fprintf(c->md, "\n**%d points failed**; see `%s/results.csv` (column error) and "
+		        "`%s/points/*.err`.\n", nfailed, e->name, e->name);
+	(void)dir;
+	plot_table_free(&t);
+	free(p.where);
+	for (int i = 0; i < nw; i++) free(w[i]);
+	free(w);
+}
+
+static void run_exp(Ctx *c, const Exp *e)
+{
+	char *text = xmalloc(strlen(e->sweep) + 4096), dir[4096];
+	snprintf(dir, sizeof dir, "%s/%s", c->o->dir, e->name);
+	sprintf(text, "%sname = %s\nsize = %s\n", e->sweep, e->name, c->o->size);
+	if (c->o->workloads) sprintf(text + strlen(text), "workloads = %s\n", c->o->workloads);
+	fprintf(c->md, "\n## %s: %s\n\n", e->name, e->desc);
+	if (*e->figure) fprintf(c->md, "Regenerates %s.  ", e->figure);
+	fprintf(c->md, "Sweep:\n\n```\n%s```\n", text);
+	Sweep s;
+	if (sweep_parse(text, e->name, SWEEP_LENIENT, &s)) {
+		fprintf(c->md, "\n*Cannot run: %s.*\n", err_msg());
+		fprintf(stderr, "rfsim: reproduce %s: %s\n", e->name, err_msg());
+		c->failed++;
+		free(text);
+		return;
+	}
+	free(text);
+	if (s.nmissing) {
+		fprintf(c->md, "\n*This build has no config key%s", s.nmissing > 1 ? "s" : "");
+		for (int i = 0; i < s.nmissing; i++) fprintf(c->md, "%s `%s`", i ? "," : "", s.missing[i]);
+		fprintf(c->md, "%s*\n", s.missing_axis ? ": the experiment waits for it (the "
+		        "timing model, issue 5) and was not run." : "; those settings were dropped.");
+	}
+	if (s.missing_axis) {
+		fprintf(stderr, "rfsim: reproduce %s: skipped, this build lacks config key%s",
+		        e->name, s.nmissing > 1 ? "s" : "");
+		for (int i = 0; i < s.nmissing; i++) fprintf(stderr, " %s", s.missing[i]);
+		fputc('\n', stderr);
+		sweep_free(&s);
+		return;
+	}
+	SweepOpts so = {.dir = dir, .jobs = c->o->jobs, .progress = 1};
+	SweepStats st;
+	if (sweep_run(&s, &so, &st)) {
+		c->failed++;
+		sweep_free(&s);
+		return;
+	}
+	c->failed += st.failed;
+	c->interrupted = st.interrupted;
+	fprintf(c->md, "\n%d points (%d reused, %d computed, %d failed) in `%s/`.\n", st.total,
+	        st.reused, st.computed, st.failed, e->name);
+	figure(c, e, dir, st.failed);
+	sweep_free(&s);
+}
+
+static int selected(const Exp *e, const char *what)
+{
+	return !strcmp(what, "all") || !strcmp(what, e->name) || !strcmp(what, e->paper);
+}
+
+static void write_report(Ctx *c, char **buf, size_t *len)
+{
+	char path[4096];
+	fflush(c->md);
+	snprintf(path, sizeof path, "%s/report.md", c->o->dir);
+	if (exp_write_atomic(path, *buf, *len))
+		fprintf(stderr, "rfsim: cannot write %s\n", path);
+}
+
+int exp_reproduce(const ReproOpts *o)
+{
+	int n = 0;
+	for (int i = 0; i < NEXPS; i++) n += selected(&exps[i], o->what);
+	if (!n) {
+		fprintf(stderr, "rfsim: reproduce: no experiment or paper '%s'; known:\n", o->what);
+		exp_list(stderr);
+		return RF_EINPUT;
+	}
+	if (exp_mkdirs(o->dir)) {
+		fprintf(stderr, "rfsim: cannot create %s: %s\n", o->dir, strerror(errno));
+		return RF_EINPUT;
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	Ctx c = {.o = o, .md = open_memstream(&buf, &len)};
+	fprintf(c.md, "# rfsim reproduce %s\n\nGenerated by `rfsim reproduce %s --size %s%s%s "
+	        "-o %s`.  Each experiment's points are in `NAME/points/` and its results in "
+	        "`NAME/results.csv`; running the same command again reuses every finished "
+	        "point.\n", o->what, o->what, o->size, o->workloads ? " -w " : "",
+	        o->workloads ? o->workloads : "", o->dir);
+	for (int i = 0; i < NEXPS && !c.interrupted; i++) {
+		if (!selected(&exps[i], o->what)) continue;
+		run_exp(&c, &exps[i]);
+		write_report(&c, &buf, &len);
+	}
+	fclose(c.md);
+	free(buf);
+	if (c.interrupted) return 128 + c.interrupted;
+	return c.failed > 125 ? 125 : c.failed;
+}

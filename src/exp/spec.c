@@ -1,0 +1,460 @@
+/*
+ * spec.c -- sweep files, and the points they stand for.
+ *
+ * A sweep file is a few declarative lines (README, "Sweeps"):
+ *
+ *   # IPC versus main register file latency
+ *   name      = mrf-latency              (default: the file's base name)
+ *   workloads = saxpy, sgemm             (or: all)
+ *   configs   = maxwell-ltrf             (or: all; default fermi-gtx480)
+ *   size      = small                    (a list is an axis too)
+ *   set  sim.max_warp_insts = 100M       (every point)
+ *   axis rf.model = baseline, ideal      (one value per point)
+ *   axis rf.mrf_latency = 1..8           (A..B or A..B:STEP, integers)
+ *   axis rf.banks *= 1, 2, 4             (relative: times the config's value)
+ *
+ * `#` starts a comment; a repeated `name`, `workloads`, `configs` or
+ * `size` line replaces the earlier one (so reproduce can append its own),
+ * and a repeated axis is an error.  Workloads, configs and sizes are
+ * checked here, and so are config keys: an unknown key is an error
+ * naming the line, since a misspelt key would make every point fail.
+ * Values are not: a bad value fails its own points, which say why.
+ *
+ * The points are the cross product, configs slowest, then sizes, then
+ * the axes in file order, workloads fastest.  Each point's -s list is the
+ * sets, then its axis values; a relative value is turned into an absolute
+ * one against the point's config (int keys are rounded).  The point's id
+ * hashes (FNV-1a, 64 bits) its workload, size and effective config as
+ * `rfsim config` would print it; when that config is invalid, the
+ * inputs as spelt.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "config.h"
+#include "exp.h"
+#include "json.h"
+#include "../../workloads/workloads.h"
+
+static void push(char ***v, int *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+static void free_list(char **v, int n)
+{
+	for (int i = 0; i < n; i++) free(v[i]);
+	free(v);
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t') s++;
+	size_t n = strlen(s);
+	while (n && strchr(" \t\r\n", s[n - 1])) s[--n] = 0;
+	return s;
+}
+
+/* "A..B" or "A..B:STEP" into its values; 0 if item is no range, -1 if bad */
+static int expand_range(const char *item, char ***v, int *n)
+{
+	const char *dots = strstr(item, "..");
+	if (!dots) return 0;
+	char *end;
+	long long a = strtoll(item, &end, 10), b, step = 1;
+	if (end != dots || end == item) return -1;
+	b = strtoll(dots + 2, &end, 10);
+	if (end == dots + 2) return -1;
+	if (*end == ':') {
+		const char *st = end + 1;
+		step = strtoll(st, &end, 10);
+		if (end == st || step <= 0) return -1;
+	}
+	if (*end || b < a || (b - a) / step > 100000) return -1;
+	for (long long x = a; x <= b; x += step) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "%lld", x);
+		push(v, n, buf);
+	}
+	return 1;
+}
+
+/* a comma list, ranges expanded; RF_EINPUT (message set) if bad */
+static int parse_list(char *s, const char *where, int line, char ***v, int *n)
+{
+	free_list(*v, *n);
+	*v = NULL;
+	*n = 0;
+	for (char *item = strtok(s, ","); item; item = strtok(NULL, ",")) {
+		item = trim(item);
+		if (!*item) continue;
+		int r = expand_range(item, v, n);
+		if (r < 0) {
+			err_set("%s:%d: bad range '%s' (expected A..B or A..B:STEP, integers)",
+			        where, line, item);
+			return RF_EINPUT;
+		}
+		if (r == 0) push(v, n, item);
+	}
+	if (*n == 0) {
+		err_set("%s:%d: empty list", where, line);
+		return RF_EINPUT;
+	}
+	return RF_OK;
+}
+
+/* a config key; unknown: an error, or (lenient) noted in s->missing */
+static int check_key(Sweep *s, const char *key, int lenient, int axis, const char *where,
+                     int line, int *known)
+{
+	*known = config_key_find(key) != NULL;
+	if (*known) return RF_OK;
+	if (!lenient) {
+		err_set("%s:%d: unknown config key '%s' (rfsim config --help lists them)",
+		        where, line, key);
+		return RF_EINPUT;
+	}
+	push(&s->missing, &s->nmissing, key);
+	s->missing_axis |= axis;
+	return RF_OK;
+}
+
+static int parse_axis(Sweep *s, char *lhs, char *rhs, int rel, int lenient,
+                      const char *where, int line)
+{
+	int known;
+	if (!*lhs || strchr(lhs, ' ')) {
+		err_set("%s:%d: expected 'axis KEY = VALUES'", where, line);
+		return RF_EINPUT;
+	}
+	if (check_key(s, lhs, lenient, 1, where, line, &known)) return RF_EINPUT;
+	for (int i = 0; i < s->naxes; i++)
+		if (!strcmp(s->axes[i].key, lhs)) {
+			err_set("%s:%d: axis '%s' given twice", where, line, lhs);
+			return RF_EINPUT;
+		}
+	const ConfigKey *k = config_key_find(lhs);
+	if (rel && k && k->type != CONFIG_INT && k->type != CONFIG_NUM) {
+		err_set("%s:%d: '%s *=' needs a numeric key", where, line, lhs);
+		return RF_EINPUT;
+	}
+	SweepAxis a = {.key = xstrdup(lhs), .relative = rel};
+	a.column = xmalloc(strlen(lhs) + 3);
+	sprintf(a.column, "%s%s", lhs, rel ? "_x" : "");
+	if (parse_list(rhs, where, line, &a.vals, &a.nvals)) {
+		free(a.key);
+		free(a.column);
+		return RF_EINPUT;
+	}
+	for (int i = 0; rel && i < a.nvals; i++) {
+		char *end;
+		double m = strtod(a.vals[i], &end);
+		if (*end || !(m > 0) || !isfinite(m)) {
+			err_set("%s:%d: '%s' is not a positive factor", where, line, a.vals[i]);
+			free_list(a.vals, a.nvals);
+			free(a.key);
+			free(a.column);
+			return RF_EINPUT;
+		}
+	}
+	if (!known) {                        /* cannot run; keep it for the record */
+		free_list(a.vals, a.nvals);
+		free(a.key);
+		free(a.column);
+		return RF_OK;
+	}
+	s->axes = xrealloc(s->axes, (s->naxes + 1) * sizeof *s->axes);
+	s->axes[s->naxes++] = a;
+	return RF_OK;
+}
+
+static int check_names(Sweep *s, const char *where, int line, int what)
+{
+	char ***v = what == 0 ? &s->workloads : what == 1 ? &s->configs : &s->sizes;
+	int *n = what == 0 ? &s->nworkloads : what == 1 ? &s->nconfigs : &s->nsizes;
+	if (*n == 1 && !strcmp((*v)[0], "all") && what < 2) {
+		free_list(*v, *n);
+		*v = NULL;
+		*n = 0;
+		if (what == 0) {
+			for (int i = 0; i < nworkloads; i++) push(v, n, workloads[i].name);
+		} else {
+			char names[64][64];
+			int nn = config_names(names, 64);
+			for (int i = 0; i < nn; i++) push(v, n, names[i]);
+		}
+		return RF_OK;
+	}
+	for (int i = 0; i < *n; i++) {
+		const char *x = (*v)[i];
+		WlSize sz;
+		char path[4096];
+		if (what == 0 && !workload_find(x)) {
+			err_set("%s:%d: unknown workload '%s' (rfsim list names them)", where, line, x);
+			return RF_EINPUT;
+		}
+		if (what == 1 && config_find(x, path, sizeof path)) {
+			char msg[1024];
+			snprintf(msg, sizeof msg, "%s", err_msg());
+			err_set("%s:%d: %s", where, line, msg);
+			return RF_EINPUT;
+		}
+		if (what == 2 && wl_size_parse(x, &sz)) {
+			err_set("%s:%d: bad size '%s' (small, default or large)", where, line, x);
+			return RF_EINPUT;
+		}
+	}
+	return RF_OK;
+}
+
+static int parse_line(Sweep *s, char *ln, int lenient, const char *where, int line)
+{
+	char *eq = strchr(ln, '=');
+	if (!eq) {
+		err_set("%s:%d: expected 'WORD = VALUE' (or a # comment)", where, line);
+		return RF_EINPUT;
+	}
+	int rel = eq > ln && eq[-1] == '*';
+	eq[-rel] = 0;
+	*eq = 0;
+	char *lhs = trim(ln), *rhs = trim(eq + 1);
+	if (!strncmp(lhs, "axis ", 5) || !strncmp(lhs, "axis\t", 5))
+		return parse_axis(s, trim(lhs + 5), rhs, rel, lenient, where, line);
+	if (rel) {
+		err_set("%s:%d: '*=' is only for axes", where, line);
+		return RF_EINPUT;
+	}
+	if (!strncmp(lhs, "set ", 4) || !strncmp(lhs, "set\t", 4)) {
+		char *key = trim(lhs + 4);
+		int known;
+		if (check_key(s, key, lenient, 0, where, line, &known)) return RF_EINPUT;
+		if (!known) return RF_OK;
+		char *kv = xmalloc(strlen(key) + strlen(rhs) + 2);
+		sprintf(kv, "%s=%s", key, rhs);
+		push(&s->sets, &s->nsets, kv);
+		free(kv);
+		return RF_OK;
+	}
+	if (!strcmp(lhs, "name")) {
+		free(s->name);
+		s->name = xstrdup(rhs);
+		return RF_OK;
+	}
+	int what = !strcmp(lhs, "workloads") ? 0 : !strcmp(lhs, "configs") ? 1
+	           : !strcmp(lhs, "size") || !strcmp(lhs, "sizes") ? 2 : -1;
+	if (what < 0) {
+		err_set("%s:%d: unknown word '%s' (name, workloads, configs, size, set, axis)",
+		        where, line, lhs);
+		return RF_EINPUT;
+	}
+	char ***v = what == 0 ? &s->workloads : what == 1 ? &s->configs : &s->sizes;
+	int *n = what == 0 ? &s->nworkloads : what == 1 ? &s->nconfigs : &s->nsizes;
+	if (parse_list(rhs, where, line, v, n)) return RF_EINPUT;
+	return check_names(s, where, line, what);
+}
+
+int sweep_parse(const char *text, const char *where, int lenient, Sweep *s)
+{
+	memset(s, 0, sizeof *s);
+	char *buf = xstrdup(text), *save = NULL;
+	int line = 0, rc = RF_OK;
+	for (char *p = buf; p && !rc; p = save) {
+		save = strchr(p, '\n');
+		if (save) *save++ = 0;
+		line++;
+		char *hash = strchr(p, '#');
+		if (hash) *hash = 0;
+		p = trim(p);
+		if (*p) rc = parse_line(s, p, lenient, where, line);
+	}
+	free(buf);
+	if (!rc && !s->nworkloads) {
+		err_set("%s: no 'workloads =' line", where);
+		rc = RF_EINPUT;
+	}
+	if (rc) {
+		sweep_free(s);
+		return rc;
+	}
+	if (!s->nconfigs) push(&s->configs, &s->nconfigs, "fermi-gtx480");
+	if (!s->nsizes) push(&s->sizes, &s->nsizes, "default");
+	if (!s->name) {
+		const char *b = strrchr(where, '/');
+		b = b ? b + 1 : where;
+		s->name = xstrndup(b, strcspn(b, "."));
+	}
+	return RF_OK;
+}
+
+int sweep_load(const char *path, Sweep *s)
+{
+	char *text = read_file(path, NULL);
+	if (!text) return RF_EINPUT;
+	int rc = sweep_parse(text, path, SWEEP_STRICT, s);
+	free(text);
+	return rc;
+}
+
+void sweep_free(Sweep *s)
+{
+	free(s->name);
+	free_list(s->workloads, s->nworkloads);
+	free_list(s->configs, s->nconfigs);
+	free_list(s->sizes, s->nsizes);
+	free_list(s->sets, s->nsets);
+	free_list(s->missing, s->nmissing);
+	for (int i = 0; i < s->naxes; i++) {
+		free(s->axes[i].key);
+		free(s->axes[i].column);
+		free_list(s->axes[i].vals, s->axes[i].nvals);
+	}
+	free(s->axes);
+	memset(s, 0, sizeof *s);
+}
+
+/* ---- points ---------------------------------------------------------- */
+
+static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* KEY=VALUE with VALUE = factor times the key's value in cfg */
+static char *relative_set(const Config *cfg, const char *key, const char *factor)
+{
+	const ConfigKey *k = config_key_find(key);
+	double m = strtod(factor, NULL);
+	const void *field = (const char *)cfg + k->off;
+	char buf[512];
+	if (k->type == CONFIG_INT)
+		snprintf(buf, sizeof buf, "%s=%lld", key,
+		         (long long)llround((double)*(const int64_t *)field * m));
+	else
+		snprintf(buf, sizeof buf, "%s=%.17g", key, *(const double *)field * m);
+	return xstrdup(buf);
+}
+
+/* the point's -s list and effective config; returns 0 if the config is valid */
+static int point_config(const Sweep *s, Point *p, Config *cfg)
+{
+	int bad = 0;
+	config_defaults(cfg);
+	bad |= config_load(cfg, p->config) != RF_OK;
+	for (int i = 0; i < s->nsets; i++) {
+		push(&p->sets, &p->nsets, s->sets[i]);
+		bad |= !bad && config_set_kv(cfg, s->sets[i]);
+	}
+	for (int a = 0; a < s->naxes; a++) {
+		const SweepAxis *ax = &s->axes[a];
+		char *kv;
+		if (ax->relative && !bad) {
+			kv = relative_set(cfg, ax->key, p->vals[a]);
+		} else {
+			kv = xmalloc(strlen(ax->key) + strlen(p->vals[a]) + 3);
+			sprintf(kv, "%s=%s%s", ax->key, p->vals[a], ax->relative ? "x" : "");
+		}
+		bad |= !bad && config_set_kv(cfg, kv);
+		p->sets = xrealloc(p->sets, (p->nsets + 1) * sizeof *p->sets);
+		p->sets[p->nsets++] = kv;
+	}
+	err_clear();
+	return bad;
+}
+
+static void point_id(const Sweep *s, Point *p)
+{
+	Config cfg;
+	int bad = point_config(s, p, &cfg);
+	uint64_t h = 0xcbf29ce484222325ull;
+	char head[512];
+	int n = snprintf(head, sizeof head, "rfsim-point-v1\nworkload=%s\nsize=%s\n",
+	                 p->workload, p->size);
+	h = fnv1a(h, head, (size_t)n);
+	if (bad) {                           /* the inputs as spelt */
+		h = fnv1a(h, p->config, strlen(p->config) + 1);
+		for (int i = 0; i < p->nsets; i++) h = fnv1a(h, p->sets[i], strlen(p->sets[i]) + 1);
+	} else {                             /* the machine itself */
+		char *mem = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&mem, &len);
+		Json *j = json_open(f);
+		config_json(&cfg, j);
+		json_close(j);
+		fclose(f);
+		h = fnv1a(h, mem, len);
+		free(mem);
+	}
+	snprintf(p->id, sizeof p->id, "%.24s-%016llx", p->workload, (unsigned long long)h);
+}
+
+Point *sweep_points(const Sweep *s, int *n)
+{
+	long long total = (long long)s->nconfigs * s->nsizes * s->nworkloads;
+	for (int a = 0; a < s->naxes; a++) total *= s->axes[a].nvals;
+	Point *pts = xcalloc(total ? (size_t)total : 1, sizeof *pts);
+	int *digit = xcalloc((size_t)s->naxes + 1, sizeof *digit);
+	int k = 0;
+	for (int c = 0; c < s->nconfigs; c++)
+		for (int z = 0; z < s->nsizes; z++) {
+			memset(digit, 0, ((size_t)s->naxes + 1) * sizeof *digit);
+			for (int done = 0; !done;) {
+				for (int w = 0; w < s->nworkloads; w++, k++) {
+					Point *p = &pts[k];
+					p->index = k;
+					p->workload = s->workloads[w];
+					p->config = s->configs[c];
+					p->size = s->sizes[z];
+					p->vals = xcalloc((size_t)s->naxes + 1, sizeof *p->vals);
+					for (int a = 0; a < s->naxes; a++)
+						p->vals[a] = s->axes[a].vals[digit[a]];
+					point_id(s, p);
+				}
+				int a = s->naxes - 1;          /* odometer, last axis fastest */
+				while (a >= 0 && ++digit[a] == s->axes[a].nvals) digit[a--] = 0;
+				done = a < 0;
+			}
+		}
+	assert(k == total);
+	free(digit);
+	*n = k;
+	return pts;
+}
+
+void sweep_points_free(Point *p, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(p[i].vals);
+		free_list(p[i].sets, p[i].nsets);
+	}
+	free(p);
+}
+
+int sweep_columns(const Sweep *s, const char **cols, int max)
+{
+	int n = 0;
+	const char *fixed[] = {"workload", "config", "size"};
+	for (int i = 0; i < 3 && n < max; i++) cols[n++] = fixed[i];
+	for (int a = 0; a < s->naxes && n < max; a++) cols[n++] = s->axes[a].column;
+	return n;
+}
+
+const char *point_column(const Point *p, int col)
+{
+	return col == 0 ? p->workload : col == 1 ? p->config : col == 2 ? p->size
+	       : p->vals[col - 3];
+}
+
+void point_label(const Sweep *s, const Point *p, char *buf, size_t n)
+{
+	size_t at = (size_t)snprintf(buf, n, "%s", p->workload);
+	if (s->nconfigs > 1 && at < n) at += (size_t)snprintf(buf + at, n - at, " %s", p->config);
+	if (s->nsizes > 1 && at < n) at += (size_t)snprintf(buf + at, n - at, " %s", p->size);
+	for (int a = 0; a < s->naxes && at < n; a++)
+		at += (size_t)snprintf(buf + at, n - at, " %s%s%s", s->axes[a].key,
+		                       s->axes[a].relative ? "*=" : "=", p->vals[a]);
+}

@@ -1,0 +1,273 @@
+"""Tests of the experiment commands: rfsim sweep, plot and reproduce.
+
+The binary is $RFSIM (default build/rfsim).  What is checked is README's
+contract for sweeps: the cross product and its CSV, crash safety (a
+sweep killed with SIGKILL loses only the points in flight, and the rerun
+recomputes no finished point and ends with the CSV an uninterrupted run
+writes), failed points reported and counted in the exit status, the
+Slurm script (valid bash, and its tasks run by hand complete the sweep),
+plots (a real PNG and SVG; skipped without gnuplot, which .ci/run
+installs), and `reproduce baseline` (a report, and a rerun that reuses
+every point).  Small functional-size points keep the file well under a
+minute.
+"""
+
+import csv
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
+if not RFSIM.is_absolute():
+    RFSIM = ROOT / RFSIM
+
+# statistics that measure the host, not the simulated machine
+HOST = ("sim_seconds", "warp_inst_per_sec", "thread_inst_per_sec")
+NO_GNUPLOT = "gnuplot not installed (apt-get install gnuplot-nox; .ci/run does)"
+
+
+def rfsim(*args, cwd=None, env=None, timeout=300):
+    assert RFSIM.exists(), f"{RFSIM} not built (run make)"
+    return subprocess.run([str(RFSIM), *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=timeout)
+
+
+def ok(p):
+    assert p.returncode == 0, f"exit {p.returncode}\n{p.stdout}\n{p.stderr}"
+    return p
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+def rows(csv_path):
+    with open(csv_path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def masked(csv_path):
+    """The CSV's rows with the host-dependent columns blanked."""
+    return [{k: ("" if k in HOST else v) for k, v in r.items()} for r in rows(csv_path)]
+
+
+def finished(points):
+    """{file name: (inode, mtime_ns)} of the finished points in points/."""
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in Path(points).glob("*.json") if not p.name.startswith(".")
+            and not p.name.endswith(".failed.json")}
+
+
+SMALL = """\
+# two workloads, two machines' SM counts, two seeds
+workloads = saxpy, reduce
+configs = fermi-gtx480
+size = small
+axis sm.count = 1, 2
+axis seed = 1..2
+"""
+
+
+def test_sweep_cross_product_csv_and_rerun(tmp_path):
+    f = write(tmp_path / "s.sweep", SMALL)
+    p = ok(rfsim("sweep", f, "-j", 2))
+    assert "8 points: 0 reused, 8 computed, 0 failed" in p.stdout
+    out = tmp_path / "s.results"                    # default: FILE minus .sweep
+    rs = rows(out / "results.csv")
+    assert len(rs) == 8
+    cols = list(rs[0])
+    assert cols[:6] == ["workload", "config", "size", "sm.count", "seed", "status"]
+    assert cols[-2:] == ["error", "point"]
+    assert {"warp_instructions", "thread_instructions", "check"} <= set(cols)
+    # point order: configs, sizes, axes in file order, workloads fastest
+    assert [(r["workload"], r["sm.count"], r["seed"]) for r in rs[:4]] == [
+        ("saxpy", "1", "1"), ("reduce", "1", "1"), ("saxpy", "1", "2"), ("reduce", "1", "2")]
+    for r in rs:
+        assert r["status"] == "ok" and r["check"] == "pass"
+        assert (out / "points" / (r["point"] + ".json")).exists()
+    # the functional instruction count depends on the workload, not the SM count
+    by = {(r["workload"], r["seed"], r["sm.count"]): r["warp_instructions"] for r in rs}
+    assert by[("saxpy", "1", "1")] == by[("saxpy", "1", "2")]
+    p = ok(rfsim("sweep", f, "-o", out))
+    assert "8 points: 8 reused, 0 computed, 0 failed" in p.stdout
+    assert len(rows(out / "results.csv")) == 8
+
+
+def test_point_ids_are_the_effective_config(tmp_path):
+    """A relative axis (*=) and an absolute one naming the same machine share
+    a point; the relative column is KEY_x."""
+    a = write(tmp_path / "a.sweep", "workloads = saxpy\nsize = small\n"
+              "axis sm.count *= 1, 2\n")
+    b = write(tmp_path / "b.sweep", "workloads = saxpy\nsize = small\n"
+              "axis sm.count = 15, 30\n")
+    ok(rfsim("sweep", a, "-q"))
+    ok(rfsim("sweep", b, "-q"))
+    ra, rb = rows(tmp_path / "a.results/results.csv"), rows(tmp_path / "b.results/results.csv")
+    assert [r["sm.count_x"] for r in ra] == ["1", "2"]
+    assert [r["point"] for r in ra] == [r["point"] for r in rb]
+
+
+def test_resume_after_sigkill(tmp_path):
+    spec = ("workloads = saxpy, reduce, bfs, sgemm\nsize = small\n"
+            "axis seed = 1..8\n")
+    f = write(tmp_path / "k.sweep", spec)
+    out, points = tmp_path / "k", tmp_path / "k/points"
+    proc = subprocess.Popen([str(RFSIM), "sweep", str(f), "-j", "1", "-o", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while len(finished(points)) < 3 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = finished(points)
+    assert 3 <= len(before) < 32, "the sweep finished before it could be killed"
+
+    p = ok(rfsim("sweep", f, "-j", 1, "-o", out))
+    assert f"32 points: {len(before)} reused, {32 - len(before)} computed" in p.stdout
+    after = finished(points)
+    assert len(after) == 32
+    for name, stamp in before.items():              # no finished point recomputed
+        assert after[name] == stamp, name
+    assert not [q for q in points.iterdir() if q.name.startswith(".tmp-")]
+
+    clean = tmp_path / "clean"
+    ok(rfsim("sweep", f, "-j", 2, "-o", clean, "-q"))
+    assert masked(out / "results.csv") == masked(clean / "results.csv")
+    assert len(rows(out / "results.csv")) == 32
+
+
+def test_sigint_stops_cleanly_and_resumes(tmp_path):
+    f = write(tmp_path / "i.sweep", "workloads = sgemm, bfs\nsize = small\naxis seed = 1..10\n")
+    out = tmp_path / "i"
+    proc = subprocess.Popen([str(RFSIM), "sweep", str(f), "-j", "1", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while len(finished(out / "points")) < 2 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    stdout, _ = proc.communicate(timeout=60)
+    done = len(finished(out / "points"))
+    if proc.returncode == 0:
+        pytest.skip("the sweep finished before SIGINT arrived")
+    assert proc.returncode == 128 + signal.SIGINT
+    assert "rerun the same command to continue" in stdout
+    assert len(rows(out / "results.csv")) == done    # the finished points, whole rows
+    p = ok(rfsim("sweep", f, "-o", out, "-q"))
+    assert f"{done} reused" in p.stdout
+
+
+def test_failed_points_are_reported_and_counted(tmp_path):
+    f = write(tmp_path / "f.sweep", "workloads = saxpy, reduce, nn\nsize = small\n"
+              "axis sm.count = 2, 0, 3   # 0 is out of range\n")
+    p = rfsim("sweep", f, "-j", 2)
+    assert p.returncode == 3, p.stderr               # three failed points
+    assert "3 failed" in p.stdout
+    assert "FAILED saxpy sm.count=0" in p.stderr
+    rs = rows(tmp_path / "f.results/results.csv")
+    assert [r["status"] for r in rs] == ["ok"] * 3 + ["failed"] * 3 + ["ok"] * 3
+    bad = rs[3]
+    assert "sm.count" in bad["error"] and "out of range" in bad["error"]
+    err = (tmp_path / "f.results/points" / (bad["point"] + ".err")).read_text()
+    assert err.startswith("error: exit 2") and "rfsim run saxpy" in err
+    # failed points are run again; finished ones are not
+    p = rfsim("sweep", f, "-q")
+    assert p.returncode == 3 and "6 reused, 0 computed, 3 failed" in p.stdout
+
+
+def test_sweep_file_errors(tmp_path):
+    cases = {
+        "workloads = saxpy\naxis sm.cuont = 1, 2\n": ("b.sweep:2:", "unknown config key"),
+        "workloads = saxpy, nosuch\n": ("b.sweep:1:", "unknown workload 'nosuch'"),
+        "workloads = saxpy\naxis seed = 3..1\n": ("b.sweep:2:", "bad range"),
+        "workloads = saxpy\nfrobnicate = 1\n": ("b.sweep:2:", "unknown word"),
+        "size = small\n": ("b.sweep", "no 'workloads =' line"),
+    }
+    for text, (where, what) in cases.items():
+        p = rfsim("sweep", write(tmp_path / "b.sweep", text))
+        assert p.returncode == 2, text
+        assert where in p.stderr and what in p.stderr, p.stderr
+    assert rfsim("sweep").returncode == 2
+    assert ok(rfsim("sweep", "--help")).stdout.startswith("usage: rfsim sweep")
+
+
+def test_slurm_script_is_valid_and_its_tasks_complete_the_sweep(tmp_path):
+    f = write(tmp_path / "c.sweep", SMALL)
+    out, sdir = tmp_path / "res", tmp_path / "slurm"
+    p = ok(rfsim("sweep", f, "-o", out, "--emit-slurm", sdir, "--chunk", 3))
+    script = sdir / "c.slurm"                          # named after the sweep
+    assert script.exists(), p.stdout
+    text = script.read_text()
+    assert "#SBATCH --array=0-2" in text               # 8 points, 3 per task
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    assert not (out / "points").exists() or not finished(out / "points")
+    for task in range(3):
+        t = subprocess.run(["bash", str(script), str(task)], capture_output=True, text=True,
+                           timeout=120)
+        assert t.returncode == 0, t.stderr
+    assert len(finished(out / "points")) == 8
+    p = ok(rfsim("sweep", f, "-o", out))               # the merge
+    assert "8 reused, 0 computed" in p.stdout
+    assert len(rows(out / "results.csv")) == 8
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    d = tmp_path_factory.mktemp("plot")
+    f = write(d / "p.sweep", SMALL)
+    ok(rfsim("sweep", f, "-q"))
+    return d / "p.results/results.csv"
+
+
+@pytest.mark.skipif(not shutil.which("gnuplot"), reason=NO_GNUPLOT)
+def test_plot_png_bars_and_svg_lines(results, tmp_path):
+    png = tmp_path / "bars.png"
+    p = ok(rfsim("plot", results, "--x", "workload", "--y", "warp_instructions",
+                 "--series", "sm.count", "--geomean", "-o", png))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 2000
+    assert "gmean" in p.stdout                       # the plotted numbers
+    svg = tmp_path / "lines.svg"
+    p = ok(rfsim("plot", results, "--x", "sm.count", "--y", "warp_instructions",
+                 "--series", "workload", "--normalize-to", "sm.count=1", "-o", svg))
+    assert "<svg" in svg.read_text()
+    lines = p.stdout.splitlines()                    # normalized: 1 at sm.count=1
+    assert lines[1].split()[1:] == ["1", "1"]
+
+
+def test_plot_errors(results, tmp_path):
+    p = rfsim("plot", results, "--x", "workload", "--y", "ipcx", "-o", tmp_path / "x.png")
+    assert p.returncode == 2 and "no column 'ipcx'" in p.stderr and "warp_instructions" in p.stderr
+    p = rfsim("plot", results, "--x", "workload", "--y", "cycles", "-o", tmp_path / "x.jpg")
+    assert p.returncode == 2 and ".png or .svg" in p.stderr
+    env = dict(os.environ, GNUPLOT="/nonexistent/gnuplot")
+    p = rfsim("plot", results, "--x", "workload", "--y", "warp_instructions",
+              "-o", tmp_path / "x.png", env=env)
+    assert p.returncode == 1 and "apt-get install gnuplot-nox" in p.stderr
+
+
+def test_reproduce_baseline_and_rerun(tmp_path):
+    out = tmp_path / "rep"
+    args = ("reproduce", "baseline", "--size", "small", "-w", "saxpy,reduce,sgemm", "-o", out)
+    t0 = time.time()
+    p = rfsim(*args)
+    first = time.time() - t0
+    assert p.returncode == 0, p.stderr
+    report = (out / "report.md").read_text()
+    assert "## baseline-configs" in report and "## baseline-latency" in report
+    assert "| saxpy" in report and "gmean" in report
+    if shutil.which("gnuplot"):
+        assert "![" in report and (out / "baseline-configs.png").exists()
+    t0 = time.time()
+    p = ok(rfsim(*args))
+    again = time.time() - t0
+    report = (out / "report.md").read_text()
+    assert " 0 computed" in report and "computed, 0 failed" in report
+    assert again < max(first / 3, 0.5), (first, again)
+    assert ok(rfsim("reproduce", "--list")).stdout.count("baseline") >= 2
+    assert rfsim("reproduce", "nosuchpaper", "-o", tmp_path / "x").returncode == 2
