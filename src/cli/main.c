@@ -94,7 +94,8 @@ static void config_desc(const char *name, char *out, size_t n)
 static int cmd_list(int argc, char **argv)
 {
 	if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-		puts("usage: rfsim list\n\nBuilt-in workloads (name, description), then the "
+		puts("usage: rfsim list\n\nBuilt-in workloads (name, category: register-limited "
+		     "or insensitive,\nthe paper benchmark it stands in for, description), then the "
 		     "configs in configs/.");
 		return RF_OK;
 	}

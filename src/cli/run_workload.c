@@ -49,7 +49,9 @@ static const Workload *find_workload(const char *name)
 void list_workloads(FILE *f)
 {
 	for (int i = 0; i < nworkloads; i++)
-		fprintf(f, "  %-16s %s\n", workloads[i].name, workloads[i].desc);
+		fprintf(f, "  %-16s %-17s %-34s %s\n", workloads[i].name,
+		        wl_category_name(workloads[i].category), workloads[i].standin,
+		        workloads[i].desc);
 }
 
 static void run_one(const Workload *w, WlSize size, const Config *cfg, WlRun *r)
