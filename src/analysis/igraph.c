@@ -11,6 +11,10 @@
  * also interfere with each other.  A guarded write (@p mov d, ...) kills
  * nothing, as in live.c.
  *
+ * Liveness is live.c's per-thread variant: each lane owns its copy of a
+ * register, so two values interfere exactly when one thread may need both
+ * (the warp-level variant of live_div.c would only add false edges).
+ *
  * Undefined values.  Per-thread liveness treats a register read on some
  * path before any write as live all the way up to the entry: nvcc's PTX
  * does this when a value is set on one side of a branch and read under
@@ -27,10 +31,13 @@
  * the most general slots a single instruction names; no cap below it can
  * be met by spilling.
  *
- * Edges are kept in a triangular bit matrix (a hash set of 64-bit keys,
- * open addressing, when there are more than BITMAT_MAX registers) beside
- * per-node neighbour vectors: the coalescer merges nodes and asks "do a
- * and b interfere" of the merged graph, the colourer walks neighbours.
+ * Edges.  The walk appends every pair it meets to one list, duplicates
+ * included (cheaper than testing each pair in a bit matrix, whose random
+ * accesses dominate on big functions), and the list becomes neighbour
+ * arrays, deduplicated, at the end (CSR).  The coalescer then adds the
+ * edges of merged nodes as per-node extras, and asks "do a and b
+ * interfere" by scanning the shorter neighbour list through the
+ * union-find.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -38,8 +45,6 @@
 
 #include "analysis/ra_int.h"
 #include "base.h"
-
-enum { BITMAT_MAX = 16384 };    /* registers up to which edges are a bit matrix (16 MiB) */
 
 int ra_reg_width(PtxType t)
 {
@@ -87,58 +92,7 @@ int32_t ra_new_reg(Ra *ra, PtxType t, int temp)
 	return r;
 }
 
-/* ---- edge set ---------------------------------------------------------------- */
-
-static uint32_t ehash(uint64_t k)
-{
-	return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32);
-}
-
-static uint64_t ekey(int32_t a, int32_t b)
-{
-	return a < b ? (uint64_t)a << 32 | (uint32_t)b : (uint64_t)b << 32 | (uint32_t)a;
-}
-
-static void eset_grow(Ra *ra)
-{
-	uint32_t oc = ra->ecap, nc = oc ? oc * 2 : 1024;
-	uint64_t *old = ra->eset;
-	ra->eset = xmalloc(sizeof(uint64_t) * nc);
-	memset(ra->eset, 0xff, sizeof(uint64_t) * nc);
-	ra->ecap = nc;
-	for (uint32_t i = 0; i < oc; i++) {
-		if (old[i] == UINT64_MAX) continue;
-		uint32_t h = ehash(old[i]) & (nc - 1);
-		while (ra->eset[h] != UINT64_MAX) h = (h + 1) & (nc - 1);
-		ra->eset[h] = old[i];
-	}
-	free(old);
-}
-
-/* bit of pair (a, b), a != b, in the triangular matrix */
-static uint64_t tri(int32_t a, int32_t b)
-{
-	if (a > b) {
-		int32_t t = a;
-		a = b, b = t;
-	}
-	return (uint64_t)b * (uint64_t)(b - 1) / 2 + (uint64_t)a;
-}
-
-int igraph_edge(const Ra *ra, int32_t a, int32_t b)
-{
-	if (a == b) return 0;
-	if (ra->bits) {
-		uint64_t k = tri(a, b);
-		return (int)(ra->bits[k >> 6] >> (k & 63) & 1);
-	}
-	if (!ra->ecap) return 0;
-	uint64_t k = ekey(a, b);
-	for (uint32_t h = ehash(k) & (ra->ecap - 1); ra->eset[h] != UINT64_MAX;
-	     h = (h + 1) & (ra->ecap - 1))
-		if (ra->eset[h] == k) return 1;
-	return 0;
-}
+/* ---- edges ---------------------------------------------------------------- */
 
 static void ivec_push(IVec *v, int32_t x)
 {
@@ -146,28 +100,23 @@ static void ivec_push(IVec *v, int32_t x)
 	v->v[v->n++] = x;
 }
 
-/* record the edge; 0 if it was already there */
-static int edge_insert(Ra *ra, int32_t a, int32_t b)
+/* do reps a and b interfere?  Scans the smaller neighbour list */
+int igraph_edge(Ra *ra, int32_t a, int32_t b)
 {
-	if (ra->bits) {
-		uint64_t k = tri(a, b), m = (uint64_t)1 << (k & 63);
-		if (ra->bits[k >> 6] & m) return 0;
-		ra->bits[k >> 6] |= m;
-		return 1;
+	if (a == b) return 0;
+	if (igraph_degree(ra, a) > igraph_degree(ra, b)) {
+		int32_t t = a;
+		a = b, b = t;
 	}
-	if ((ra->nedge + 1) * 2 > ra->ecap) eset_grow(ra);
-	uint64_t k = ekey(a, b);
-	uint32_t h = ehash(k) & (ra->ecap - 1);
-	for (; ra->eset[h] != UINT64_MAX; h = (h + 1) & (ra->ecap - 1))
-		if (ra->eset[h] == k) return 0;
-	ra->eset[h] = k;
-	return 1;
+	int32_t n = igraph_degree(ra, a);
+	for (int32_t i = 0; i < n; i++)
+		if (ra_find(ra, igraph_nb(ra, a, i)) == b) return 1;
+	return 0;
 }
 
 void igraph_add(Ra *ra, int32_t a, int32_t b)
 {
-	if (a == b || !edge_insert(ra, a, b)) return;
-	ra->nedge++;
+	if (a == b) return;
 	if (ra->aoff) {          /* after the build: per-node extras */
 		ivec_push(&ra->adj[a], b);
 		ivec_push(&ra->adj[b], a);
@@ -178,22 +127,36 @@ void igraph_add(Ra *ra, int32_t a, int32_t b)
 	ra->elist.v[ra->elist.n++] = b;
 }
 
-/* the edge list of the build as neighbour arrays (CSR) */
+/* the edge list of the build, duplicates and all, as deduplicated
+   neighbour arrays (CSR) */
 static void finish(Ra *ra)
 {
 	int32_t n = ra->n;
-	ra->ncsr = n;
-	ra->aoff = xcalloc((size_t)n + 2, sizeof(int32_t));
-	ra->anb = xmalloc(sizeof(int32_t) * ((size_t)ra->elist.n + 1));
-	for (int32_t i = 0; i < ra->elist.n; i++) ra->aoff[ra->elist.v[i] + 2]++;
-	for (int32_t x = 0; x < n; x++) ra->aoff[x + 2] += ra->aoff[x + 1];
+	int32_t *off = xcalloc((size_t)n + 2, sizeof(int32_t));
+	int32_t *nb = xmalloc(sizeof(int32_t) * ((size_t)ra->elist.n + 1));
+	for (int32_t i = 0; i < ra->elist.n; i++) off[ra->elist.v[i] + 2]++;
+	for (int32_t x = 0; x < n; x++) off[x + 2] += off[x + 1];
 	for (int32_t i = 0; i < ra->elist.n; i += 2) {
 		int32_t a = ra->elist.v[i], b = ra->elist.v[i + 1];
-		ra->anb[ra->aoff[a + 1]++] = b;
-		ra->anb[ra->aoff[b + 1]++] = a;
+		nb[off[a + 1]++] = b;
+		nb[off[b + 1]++] = a;
 	}
 	free(ra->elist.v);
 	ra->elist = (IVec){0};
+	int32_t *stamp = xmalloc(sizeof(int32_t) * ((size_t)n + 1)), m = 0;
+	for (int32_t x = 0; x < n; x++) stamp[x] = -1;
+	for (int32_t x = 0; x < n; x++) {            /* deduplicate in place */
+		int32_t lo = off[x], hi = off[x + 1];
+		off[x] = m;
+		for (int32_t i = lo; i < hi; i++)
+			if (stamp[nb[i]] != x) stamp[nb[i]] = x, nb[m++] = nb[i];
+	}
+	off[n] = m;
+	free(stamp);
+	ra->aoff = off;
+	ra->anb = nb;
+	ra->ncsr = n;
+	ra->nedge = (uint32_t)(m / 2);
 }
 
 void igraph_free(Ra *ra)
@@ -202,17 +165,13 @@ void igraph_free(Ra *ra)
 		free(ra->adj[r].v);
 		ra->adj[r] = (IVec){0};
 	}
-	free(ra->eset);
-	free(ra->bits);
 	free(ra->aoff);
 	free(ra->anb);
 	free(ra->elist.v);
-	ra->eset = NULL;
-	ra->bits = NULL;
 	ra->aoff = ra->anb = NULL;
 	ra->elist = (IVec){0};
 	ra->ncsr = 0;
-	ra->ecap = ra->nedge = 0;
+	ra->nedge = 0;
 	ra->nmv = 0;
 }
 
@@ -464,10 +423,45 @@ static void rank_defs(Ra *ra, const Cfg *c, int32_t *buf)
 		if (ra->rank[r] == INT32_MAX && ra->cls[r]) ra->rank[r] = next++;
 }
 
-void igraph_build(Ra *ra, const Cfg *c, const Live *l)
+/* the scratch nodes this code needs, made once and reused every round */
+static void make_pool(Ra *ra)
+{
+	int32_t need = 0;
+	for (int32_t i = 0; i < ra->f->nins; i++) need += ra_scratch(&ra->f->ins[i]);
+	while (ra->pool.n < need) {
+		int32_t r = ra_new_reg(ra, PT_B32, 1);
+		VEC_RESERVE(ra->pool.v, ra->pool.cap, (size_t)ra->pool.n + 1);
+		ra->pool.v[ra->pool.n++] = r;
+	}
+}
+
+/* block b, backward from its live-out set */
+static void walk_block(Ra *ra, Walk *w, const Cfg *c, const Live *l, int32_t b)
 {
 	const Func *f = ra->f;
-	int32_t words = l->words;
+	const Block *bb = &c->blocks[b];
+	w->blk = b;
+	for (int32_t i = bb->last; i >= bb->first; i--) {   /* first writes */
+		int n = live_defs(f, &f->ins[i], w->buf, RA_MAXSLOT);
+		for (int k = 0; k < n; k++) {
+			w->fstamp[w->buf[k]] = b;
+			w->fdef[w->buf[k]] = i;
+		}
+	}
+	memset(w->cur, 0, sizeof(uint64_t) * (size_t)w->words);
+	memset(w->weight, 0, sizeof w->weight);
+	const uint64_t *out = l->blk_out + (size_t)b * (size_t)w->words;
+	for (int32_t j = 0; j < w->words; j++)
+		for (uint64_t m = out[j]; m; m &= m - 1) {
+			int32_t r = j * 64 + __builtin_ctzll(m);
+			if (ra->cls[r] && maydef(w, r, bb->last + 1)) cur_set(ra, w, r, 1);
+		}
+	double wt = depth_weight(c, b);
+	for (int32_t i = bb->last; i >= bb->first; i--) walk_ins(ra, w, i, wt);
+}
+
+void igraph_build(Ra *ra, const Cfg *c, const Live *l)
+{
 	classify(ra);
 	for (int32_t r = 0; r < ra->n; r++) {
 		ra->rep[r] = r;
@@ -476,45 +470,19 @@ void igraph_build(Ra *ra, const Cfg *c, const Live *l)
 		ra->spill[r] = 0;
 	}
 	memset(ra->pressure, 0, sizeof ra->pressure);
-	int32_t need = 0;
-	for (int32_t i = 0; i < f->nins; i++) need += ra_scratch(&f->ins[i]);
-	while (ra->pool.n < need) {
-		int32_t r = ra_new_reg(ra, PT_B32, 1);
-		VEC_RESERVE(ra->pool.v, ra->pool.cap, (size_t)ra->pool.n + 1);
-		ra->pool.v[ra->pool.n++] = r;
-	}
-	if (ra->n <= BITMAT_MAX)
-		ra->bits = xcalloc(((size_t)ra->n * (size_t)ra->n / 2 + 64) / 64, sizeof(uint64_t));
+	make_pool(ra);
 	Walk w = {0};
-	w.words = words;
+	int32_t n0 = ra->n;
+	w.words = l->words;
 	w.buf = xmalloc(sizeof(int32_t) * RA_MAXSLOT);
-	w.cur = xmalloc(sizeof(uint64_t) * (size_t)words);
-	int32_t n0 = ra->n;      /* scratch nodes come after */
+	w.cur = xmalloc(sizeof(uint64_t) * (size_t)w.words);
 	w.fdef = xmalloc(sizeof(int32_t) * (size_t)n0 * 2 + 1);
 	w.fstamp = w.fdef + n0;
 	for (int32_t r = 0; r < n0; r++) w.fstamp[r] = -1;
-	uint64_t *mdin = maydef_in(c, words, w.buf);
+	uint64_t *mdin = maydef_in(c, w.words, w.buf);
 	for (int32_t b = 0; b < c->nblock; b++) {
-		const Block *bb = &c->blocks[b];
-		w.blk = b;
-		w.mdin = mdin + (size_t)b * words;
-		for (int32_t i = bb->last; i >= bb->first; i--) {   /* first writes */
-			int n = live_defs(f, &f->ins[i], w.buf, RA_MAXSLOT);
-			for (int k = 0; k < n; k++) {
-				w.fstamp[w.buf[k]] = b;
-				w.fdef[w.buf[k]] = i;
-			}
-		}
-		memset(w.cur, 0, sizeof(uint64_t) * (size_t)words);
-		memset(w.weight, 0, sizeof w.weight);
-		const uint64_t *out = l->blk_out + (size_t)b * words;
-		for (int32_t j = 0; j < words; j++)
-			for (uint64_t m = out[j]; m; m &= m - 1) {
-				int32_t r = j * 64 + __builtin_ctzll(m);
-				if (ra->cls[r] && maydef(&w, r, bb->last + 1)) cur_set(ra, &w, r, 1);
-			}
-		double wt = depth_weight(c, b);
-		for (int32_t i = bb->last; i >= bb->first; i--) walk_ins(ra, &w, i, wt);
+		w.mdin = mdin + (size_t)b * (size_t)w.words;
+		walk_block(ra, &w, c, l, b);
 	}
 	for (int32_t r = 0; r < ra->n; r++)
 		if (ra->temp[r] || (ra->cls[r] == CL_GEN && ra->wid[r] > 2)) ra->cost[r] = 1e300;

@@ -20,6 +20,10 @@
  * maxrregcount (if set), .maxnreg, and the launch-bounds cap of .maxntid
  * (with .minnctapersm, default 1), as nvcc derives it (occupancy.c).  A
  * device function gets the smallest cap of the kernels that reach it.
+ * (ptxas lets launch bounds override -maxrregcount, and raises caps
+ * below 24 to 24 on sm_90; rfsim takes the smallest of all and goes as
+ * low as one instruction needs, so that `-s maxrregcount=16` forces
+ * spills everywhere, which is what the differential tests want.)
  *
  * Registers per thread of a kernel: the most that it or any function it
  * can call uses.  That is ptxas's rule under the ABI (callees share the

@@ -51,10 +51,7 @@ typedef struct Ra {
 	IVec *adj;               /* ... and those added since, by coalescing; both may hold
 	                            merged-away ids (map them through ra_find) */
 	IVec elist;              /* edges during the build, as pairs */
-	/* edges: a triangular bit matrix, or a hash set of (lo << 32 | hi) keys */
-	uint64_t *bits;
-	uint64_t *eset;
-	uint32_t ecap, nedge;
+	uint32_t nedge;          /* distinct edges of the build */
 	Move *mv;
 	int32_t nmv, capmv;
 	int32_t pressure[3];     /* per class: most slots live at once */
@@ -97,7 +94,7 @@ int32_t ra_new_reg(Ra *ra, PtxType t, int temp);  /* a fresh register id */
 int ra_reg_width(PtxType t);                      /* slots: 1, 2, 4; 0 for predicates */
 void igraph_build(Ra *ra, const Cfg *c, const Live *l);
 void igraph_free(Ra *ra);
-int igraph_edge(const Ra *ra, int32_t a, int32_t b);   /* a and b interfere */
+int igraph_edge(Ra *ra, int32_t a, int32_t b);   /* reps a and b interfere */
 void igraph_add(Ra *ra, int32_t a, int32_t b);
 int ra_scratch(const Ins *in);   /* scratch registers ptxas's expansion of in needs */
 

@@ -31,7 +31,12 @@
  * register, a 128-bit quad at a multiple of 4); for the degree test a
  * neighbour of width w blocks max(1, w / width) of a node's positions
  * (Smith, Ramsey and Holloway, PLDI 2004).  The cap is then only a limit
- * for select.
+ * for select.  A second select order, greedy in order of first definition
+ * (optimal on the chordal graphs of SSA code), is tried when the first
+ * lands above the pressure, and kept if it needs fewer registers.
+ * Instructions that ptxas expands into sequences needing registers of
+ * their own (integer division, IEEE division and square root) get that
+ * many scratch nodes (igraph.c), so counts compare with `ptxas -v`.
  *
  * The cap.  Whatever pass.c derives (sm.max_regs_per_thread, maxrregcount,
  * .maxnreg, launch bounds), raised to the registers a single instruction
@@ -113,12 +118,13 @@ static void merge(Ra *ra, int32_t a, int32_t b)
 
 static void coalesce(Ra *ra)
 {
-	qsort(ra->mv, (size_t)ra->nmv, sizeof *ra->mv, move_cmp);
-	int32_t *stamp = xmalloc(sizeof(int32_t) * (size_t)ra->n);
+	if (ra->nmv) qsort(ra->mv, (size_t)ra->nmv, sizeof *ra->mv, move_cmp);
+	int32_t *stamp = xmalloc(sizeof(int32_t) * ((size_t)ra->n + 1));
 	for (int32_t r = 0; r < ra->n; r++) stamp[r] = -1;
 	for (int32_t i = 0; i < ra->nmv; i++) {
 		int32_t a = ra_find(ra, ra->mv[i].dst), b = ra_find(ra, ra->mv[i].src);
 		if (a == b || ra->cls[a] != ra->cls[b] || ra->wid[a] != ra->wid[b]) continue;
+		if (ra->temp[a] != ra->temp[b]) continue;    /* keep long ranges spillable */
 		if (igraph_edge(ra, a, b) || !briggs(ra, a, b, stamp, i)) continue;
 		if (b < a) {
 			int32_t t = a;
@@ -130,7 +136,6 @@ static void coalesce(Ra *ra)
 }
 
 /* ---- simplify and select ------------------------------------------------------ */
-
 
 typedef struct Col {         /* the colouring of one class */
 	int cl;
@@ -600,7 +605,7 @@ int regalloc_func(Module *m, int32_t fi, const RaOpts *o, RaStats *st)
 	ra.cap = o->cap < MAXCAP ? o->cap : MAXCAP;
 	ra.nreg0 = f->nreg;
 	ra_grow(&ra, f->nreg + 1);
-	memcpy(ra.regtype, f->regtype, (size_t)f->nreg);
+	if (f->nreg) memcpy(ra.regtype, f->regtype, (size_t)f->nreg);
 	ra.n = f->nreg;
 	f->regtype = ra.regtype;
 	int rc;

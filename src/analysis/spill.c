@@ -142,7 +142,7 @@ static void ensure_sym(Ra *ra)
 	m->syms = syms;
 	ra->spill_sym = m->nsym++;
 	int32_t *loc = arena_alloc(m->arena, sizeof(int32_t) * ((size_t)f->nlocal + 1));
-	memcpy(loc, f->locals, sizeof(int32_t) * (size_t)f->nlocal);
+	if (f->nlocal) memcpy(loc, f->locals, sizeof(int32_t) * (size_t)f->nlocal);
 	loc[f->nlocal++] = ra->spill_sym;
 	f->locals = loc;
 	int32_t first = -1;      /* the first symbol declared in a nested { } block */

@@ -4,7 +4,7 @@
  * main.c dispatches on the command word; args.c parses the options every
  * command shares (one table, so help and parsing cannot disagree) and
  * turns -c/-s/--functional into a Config; report.c prints the run summary
- * and writes the --stats JSON; run_workload.c runs built-in workloads
+ * (the --stats JSON is api/report.c's); run_workload.c runs built-in workloads
  * (`run NAME`, `compare`); run_ptx.c and kargs.c run one kernel of a PTX
  * file (`run FILE.ptx`).
  *
@@ -20,10 +20,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "api/report.h"
 #include "base/config.h"
 #include "sim/gpu.h"
-
-#define RFSIM_VERSION "0.1.0"
 
 /* ---- options (args.c) ---------------------------------------------- */
 
@@ -66,27 +65,8 @@ int parse_dim3(const char *s, Dim3 *d);             /* "X[,Y[,Z]]"; -1 if bad */
 
 /* ---- reports (report.c) -------------------------------------------- */
 
-typedef struct Totals {      /* sums over a run's kernels */
-	int nkernels;            /* kernels launched */
-	uint64_t warp_insts;     /* warp instructions issued */
-	uint64_t thread_insts;   /* thread instructions (active lanes) */
-	double sim_seconds;      /* host seconds spent simulating them */
-} Totals;
-
-typedef struct Report {
-	const char *workload;    /* workload name, or the PTX file's path */
-	const char *size;        /* "small"/"default"/"large"; NULL for a PTX run */
-	const Config *cfg;
-	const KernelStats *ks;   /* kernels in launch order */
-	int nks;
-	const char *check;       /* "pass", "fail" or "none" */
-	const char *detail;      /* the workload's one-line account, or NULL */
-} Report;
-
-Totals report_totals(const KernelStats *ks, int n);
-double report_rate(uint64_t insts, double seconds);  /* 0 when no time passed */
+/* Report, Totals and the --stats writer report_json are api/report.h's */
 void report_summary(FILE *f, const Report *r);
-int report_json(const char *path, const Report *r);  /* RF_OK or exit code */
 
 /* ---- commands ------------------------------------------------------ */
 

@@ -1,46 +1,12 @@
 /*
- * report.c -- what a run tells people (summary) and programs (--stats).
- *
- * The stats file is one JSON object:
- *
- *   rfsim_version  the CLI's version
- *   workload       built-in workload name, or the PTX file's path
- *   size           "small" | "default" | "large", null for a PTX run
- *   check          "pass" | "fail" | "none" (a PTX run checks nothing)
- *   config         the effective config (config_json): name and every key
- *   kernels        per launch, in order: name, grid [x,y,z], block [x,y,z],
- *                  dyn_shared_bytes, regs_per_thread, warp_instructions,
- *                  thread_instructions, sim_seconds
- *   totals         kernels, warp_instructions, thread_instructions,
- *                  sim_seconds, warp_inst_per_sec, thread_inst_per_sec,
- *                  check (again, beside the numbers it qualifies)
- *
- * Only sim_seconds and the two rates depend on the host; everything else
- * is identical between two runs of the same command (DESIGN.md:
- * deterministic), which tests/test_cli.py checks.
+ * report.c -- what a run tells people: the summary printed after
+ * `rfsim run`.  What it tells programs, the --stats JSON, is written by
+ * src/api/report.c, shared with libcudart's RFSIM_STATS so that both files
+ * have the same keys.
  */
-#include <errno.h>
 #include <string.h>
 
-#include "base.h"
 #include "cli.h"
-#include "json.h"
-
-Totals report_totals(const KernelStats *ks, int n)
-{
-	Totals t = {.nkernels = n};
-	for (int i = 0; i < n; i++) {
-		t.warp_insts += ks[i].warp_insts;
-		t.thread_insts += ks[i].thread_insts;
-		t.sim_seconds += ks[i].sim_seconds;
-	}
-	return t;
-}
-
-double report_rate(uint64_t insts, double seconds)
-{
-	return seconds > 0 ? (double)insts / seconds : 0;
-}
 
 void report_summary(FILE *f, const Report *r)
 {
@@ -68,63 +34,4 @@ void report_summary(FILE *f, const Report *r)
 		fprintf(f, "%-20s %s%s%s%s\n", "check", !strcmp(r->check, "pass") ? "PASS" : "FAIL",
 		        r->detail && *r->detail ? " (" : "", r->detail ? r->detail : "",
 		        r->detail && *r->detail ? ")" : "");
-}
-
-static void dim3_json(Json *j, const char *key, Dim3 d)
-{
-	json_arr_begin(j, key);
-	json_uint(j, NULL, d.x);
-	json_uint(j, NULL, d.y);
-	json_uint(j, NULL, d.z);
-	json_arr_end(j);
-}
-
-static void kernels_json(Json *j, const Report *r)
-{
-	json_arr_begin(j, "kernels");
-	for (int i = 0; i < r->nks; i++) {
-		const KernelStats *k = &r->ks[i];
-		json_obj_begin(j, NULL);
-		json_str(j, "name", k->name);
-		dim3_json(j, "grid", k->grid);
-		dim3_json(j, "block", k->block);
-		json_uint(j, "dyn_shared_bytes", k->dyn_shmem);
-		json_int(j, "regs_per_thread", k->regs_per_thread);
-		json_uint(j, "warp_instructions", k->warp_insts);
-		json_uint(j, "thread_instructions", k->thread_insts);
-		json_num(j, "sim_seconds", k->sim_seconds);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-}
-
-int report_json(const char *path, const Report *r)
-{
-	FILE *f = fopen(path, "w");
-	if (!f) return fail(RF_EINPUT, "cannot write stats file '%s': %s", path, strerror(errno));
-	Totals t = report_totals(r->ks, r->nks);
-	Json *j = json_open(f);
-	json_obj_begin(j, NULL);
-	json_str(j, "rfsim_version", RFSIM_VERSION);
-	json_str(j, "workload", r->workload);
-	if (r->size) json_str(j, "size", r->size);
-	else json_null(j, "size");
-	json_str(j, "check", r->check);
-	json_key(j, "config");
-	config_json(r->cfg, j);
-	kernels_json(j, r);
-	json_obj_begin(j, "totals");
-	json_int(j, "kernels", t.nkernels);
-	json_uint(j, "warp_instructions", t.warp_insts);
-	json_uint(j, "thread_instructions", t.thread_insts);
-	json_num(j, "sim_seconds", t.sim_seconds);
-	json_num(j, "warp_inst_per_sec", report_rate(t.warp_insts, t.sim_seconds));
-	json_num(j, "thread_inst_per_sec", report_rate(t.thread_insts, t.sim_seconds));
-	json_str(j, "check", r->check);
-	json_obj_end(j);
-	json_obj_end(j);
-	int rc = json_close(j);
-	if (fclose(f) && !rc) rc = RF_ERUNTIME;
-	if (rc) return fail(RF_ERUNTIME, "error writing stats file '%s'", path);
-	return RF_OK;
 }

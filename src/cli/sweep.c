@@ -89,7 +89,7 @@ static const XOpt sopts[NSOPT] = {
 	[S_JOBS] = {"-j", "--jobs", "N", "simulations at once [number of cores]"},
 	[S_OUT] = {"-o", "--out", "DIR", "results directory [FILE without extension + .results]"},
 	[S_SLURM] = {NULL, "--emit-slurm", "DIR", "write DIR/NAME.slurm, a Slurm job array; run nothing"},
-	[S_CHUNK] = {NULL, "--chunk", "K", "points per Slurm array task [8]"},
+	[S_CHUNK] = {NULL, "--chunk", "K", "points per Slurm array task [8; more past 8000]"},
 	[S_TASK] = {NULL, "--task", "I", "run only chunk I (what a Slurm task does)"},
 	[S_TIMEOUT] = {NULL, "--timeout", "SECONDS", "fail a point that runs longer [none]"},
 	[S_QUIET] = {"-q", "--quiet", NULL, "no progress output"},
@@ -183,7 +183,8 @@ int cmd_sweep(int argc, char **argv)
 	if (sweep_load(a.file, &s)) return fail(RF_EINPUT, "%s", err_msg());
 	if (a.slurm) {
 		char script[4096];
-		rc = sweep_emit_slurm(&s, a.file, a.so.dir, a.slurm, a.so.chunk, script, sizeof script);
+		if (!a.chunk_given) a.so.chunk = 0;
+		rc = sweep_emit_slurm(&s, a.file, a.so.dir, a.slurm, &a.so.chunk, script, sizeof script);
 		if (rc) rc = fail(rc, "%s", err_msg());
 		else printf("wrote %s: a job array over the points of %s, %d per task\n"
 		            "submit it with sbatch; afterwards merge with: rfsim sweep %s -o %s\n",
@@ -299,7 +300,5 @@ int cmd_reproduce(int argc, char **argv)
 	if (!o.what) return usage_error("reproduce needs an experiment, a paper or 'all' "
 	                                "(rfsim reproduce --list)");
 	if (!o.dir) snprintf(out, sizeof out, "reproduce-%s", o.what), o.dir = out;
-	int rc = exp_reproduce(&o);
-	if (rc != RF_EINPUT) printf("report: %s/report.md\n", o.dir);
-	return rc;
+	return exp_reproduce(&o);
 }

@@ -20,11 +20,14 @@
  * addresses as host memory.  That costs two copies of all managed memory
  * per launch -- fine for tests and small programs, and the price of
  * needing no page-fault machinery.  Concurrent host access during a
- * kernel cannot happen: every launch is synchronous.
+ * kernel cannot happen: every launch is synchronous.  Under
+ * AddressSanitizer the simulator's address range is ASan's shadow memory,
+ * so managed memory is unavailable in sanitizer builds.
  *
  * Pinned host memory (cudaMallocHost, cudaHostAlloc without Mapped) is
  * ordinary host memory: it is only ever a copy's source or destination.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -144,9 +147,11 @@ static cudaError_t managed_alloc(void **p, size_t size, unsigned flags,
 	CUresult r = cuMemAlloc(&a, size ? size : 1);
 	if (r) return rt_err(rt_from_cu(r));
 	if (mem_managed_map(a, size)) {
+		int err = errno;
 		cuMemFree(a);
-		rt_say("cannot map managed memory at device address %#llx for the host",
-		       (unsigned long long)a);
+		rt_say("cannot map managed memory at device address %#llx for the host: %s (in a "
+		       "sanitizer build, AddressSanitizer's shadow memory takes these addresses)",
+		       (unsigned long long)a, strerror(err));
 		return rt_err(cudaErrorMemoryAllocation);
 	}
 	Block *b = &blocks[nblocks - 1];

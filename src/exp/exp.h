@@ -41,6 +41,7 @@ typedef struct Sweep {
 	char **workloads;        /* `workloads =` (all: the suite) */
 	int nworkloads;
 	char **configs;          /* `configs =` (all: every configs/NAME.cfg) */
+	char **config_args;      /* what -c gets: the name, or the file's absolute path */
 	int nconfigs;
 	char **sizes;            /* `size =`; default "default" */
 	int nsizes;
@@ -56,6 +57,7 @@ typedef struct Sweep {
 typedef struct Point {
 	int index;               /* position in the cross product */
 	const char *workload, *config, *size;
+	const char *config_arg;  /* -c CONFIG_ARG (Sweep.config_args) */
 	const char **vals;       /* per axis, as spelt (Sweep.axes order) */
 	char **sets;             /* the -s list: Sweep.sets, then the axes' values */
 	int nsets;
@@ -97,9 +99,10 @@ typedef struct SweepStats {
 /* run the points not yet finished; RF_OK (even with failed points), or an
  * error code with a message printed (cannot create DIR, ...) */
 int sweep_run(const Sweep *s, const SweepOpts *o, SweepStats *st);
-/* write DIR/NAME.slurm: a job array of ceil(points/chunk) tasks */
+/* write SDIR/NAME.slurm: a job array of ceil(points / *chunk) tasks (*chunk
+ * <= 0: chosen, and set) */
 int sweep_emit_slurm(const Sweep *s, const char *sweep_file, const char *results_dir,
-                     const char *slurm_dir, int chunk, char *script, size_t n);
+                     const char *slurm_dir, int *chunk, char *script, size_t n);
 
 /* ---- results (results.c) ------------------------------------------- */
 

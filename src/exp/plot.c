@@ -195,7 +195,10 @@ typedef struct Sel {         /* the rows plot_table works on */
 	int n;
 } Sel;
 
-static const char *cell(const Csv *c, int r, int col) { return c->cells[(size_t)r * c->ncols + col]; }
+static const char *cell(const Csv *c, int r, int col)
+{
+	return c->cells[(size_t)r * c->ncols + col];
+}
 
 /* does row r match every --where? */
 static int where_ok(const Csv *c, int r, const PlotSpec *p, const int *wcol)

@@ -103,7 +103,7 @@ static void published(FILE *md, const Exp *e, const PlotTable *t)
 }
 
 /* the plot: table into the report, picture into DIR/NAME.png */
-static void figure(Ctx *c, const Exp *e, const char *dir, int nfailed)
+static void figure(Ctx *c, const Exp *e, int nfailed)
 {
 	char csvp[4096], png[4096], title[512];
 	snprintf(csvp, sizeof csvp, "%s/%s/results.csv", c->o->dir, e->name);
@@ -157,7 +157,6 @@ static void figure(Ctx *c, const Exp *e, const char *dir, int nfailed)
 	if (nfailed)
 		fprintf(c->md, "\n**%d points failed**; see `%s/results.csv` (column error) and "
 		        "`%s/points/*.err`.\n", nfailed, e->name, e->name);
-	(void)dir;
 	plot_table_free(&t);
 	free(p.where);
 	for (int i = 0; i < nw; i++) free(w[i]);
@@ -207,7 +206,7 @@ static void run_exp(Ctx *c, const Exp *e)
 	c->interrupted = st.interrupted;
 	fprintf(c->md, "\n%d points (%d reused, %d computed, %d failed) in `%s/`.\n", st.total,
 	        st.reused, st.computed, st.failed, e->name);
-	figure(c, e, dir, st.failed);
+	figure(c, e, st.failed);
 	sweep_free(&s);
 }
 
@@ -253,6 +252,7 @@ int exp_reproduce(const ReproOpts *o)
 	}
 	fclose(c.md);
 	free(buf);
+	printf("report: %s/report.md\n", o->dir);
 	if (c.interrupted) return 128 + c.interrupted;
 	return c.failed > 125 ? 125 : c.failed;
 }

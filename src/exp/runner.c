@@ -167,7 +167,7 @@ static char **child_argv(const Point *p, const char *stats)
 	av[n++] = "--size";
 	av[n++] = (char *)p->size;
 	av[n++] = "-c";
-	av[n++] = (char *)p->config;
+	av[n++] = (char *)p->config_arg;
 	for (int i = 0; i < p->nsets; i++) {
 		av[n++] = "-s";
 		av[n++] = p->sets[i];
@@ -193,7 +193,6 @@ static void child(const Point *p, const Job *j, pid_t parent, const sigset_t *ma
 	fprintf(stderr, "rfsim: cannot run /proc/self/exe: %s\n", strerror(errno));
 	_exit(127);
 }
-
 
 static void tmp_names(Run *r, Job *j, pid_t pid, const Point *p)
 {
@@ -222,18 +221,20 @@ static int start(Run *r, Job *j, int point, const sigset_t *mask)
 	return RF_OK;
 }
 
-/* the last bytes of a file, NUL-terminated (empty if unreadable) */
-static void tail(const char *path, char *buf, size_t n)
+/* a child's stderr for the record: all of it if short, else its first 2 KB
+ * (where rfsim's own message is) and its last 4 KB (the end of a dump) */
+static char *read_log(const char *path)
 {
-	buf[0] = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f) return;
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, len > (long)n - 1 ? len - (long)n + 1 : 0, SEEK_SET);
-	size_t got = fread(buf, 1, n - 1, f);
-	buf[got] = 0;
-	fclose(f);
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	err_clear();
+	if (!text) return xstrdup("");
+	if (len <= 6144) return text;
+	char *out = xmalloc(6144 + 64);
+	snprintf(out, 6144 + 64, "%.2048s\n[... %zu bytes ...]\n%s", text, len - 6144,
+	         text + len - 4096);
+	free(text);
+	return out;
 }
 
 /* one line saying why a point failed: how it ended, and its first complaint */
@@ -265,18 +266,19 @@ static void how_ended(const Job *j, int status, const SweepOpts *o, char *how, s
 static void record_failure(Run *r, const Job *j, int status)
 {
 	const Point *p = &r->pts[j->point];
-	char how[128], log[4096], line[600], label[512], path[PLEN];
+	char how[128], line[600], label[512], path[PLEN], *log = read_log(j->log);
 	how_ended(j, status, r->o, how, sizeof how);
-	tail(j->log, log, sizeof log);
 	error_line(how, log, line, sizeof line);
 	point_label(r->s, p, label, sizeof label);
 	size_t cap = strlen(log) + strlen(line) + strlen(label) + 4096;
 	char *text = xmalloc(cap), **av = child_argv(p, "FILE.json");
 	size_t at = (size_t)snprintf(text, cap, "error: %s\npoint: %s\ncommand: rfsim", line, label);
-	for (int i = 1; av[i] && at < cap; i++) at += (size_t)snprintf(text + at, cap - at, " %s", av[i]);
+	for (int i = 1; av[i] && at < cap; i++)
+		at += (size_t)snprintf(text + at, cap - at, " %s", av[i]);
 	at += (size_t)snprintf(text + at, cap - at, "\nended: %s\n\n%s", how, log);
 	if (at < cap - 1 && text[at - 1] != '\n') strcpy(text + at, "\n");
 	free(av);
+	free(log);
 	snprintf(path, sizeof path, "%s/%s.err", r->pdir, p->id);
 	exp_write_atomic(path, text, strlen(text));
 	free(text);
@@ -341,12 +343,24 @@ static void write_csv(Run *r)
 	r->last_csv = now_sec();
 }
 
+/* did another process (a duplicate point, a Slurm task) finish point i? */
+static int finished_meanwhile(Run *r, int i)
+{
+	char path[PLEN];
+	snprintf(path, sizeof path, "%s/%s.json", r->pdir, r->pts[i].id);
+	if (access(path, R_OK)) return 0;
+	result_free(&r->res[i]);
+	result_load(r->o->dir, &r->pts[i], &r->res[i]);
+	return r->res[i].status == PR_OK;
+}
+
 static int loop(Run *r, const sigset_t *waitset, const sigset_t *childmask)
 {
 	int stop = 0, dirty = 0;
 	for (;;) {
 		while (!stop && r->running < r->o->jobs && r->next < r->hi) {
 			int i = r->next++;
+			if (r->res[i].status != PR_OK && finished_meanwhile(r, i)) r->st->reused++;
 			if (r->res[i].status == PR_OK) continue;
 			Job *j = r->jobs;
 			while (j->pid) j++;

@@ -11,7 +11,9 @@
  * found finished, and it writes results.csv.  A task's exit status is its
  * number of failed points, so Slurm marks such tasks FAILED.
  *
- * Paths in the script are absolute (the executable, the sweep file, the
+ * Chunks are 8 points unless --chunk says otherwise, larger for sweeps
+ * of over 8000 points so the array stays within Slurm's default
+ * MaxArraySize.  Paths in the script are absolute (the executable, the sweep file, the
  * results directory), so it can be submitted from anywhere; $RFSIM
  * overrides the executable.  Outside Slurm, `bash SCRIPT I` runs task I.
  */
@@ -73,7 +75,7 @@ static void script_text(FILE *f, const Sweep *s, int npts, int chunk, const char
 }
 
 int sweep_emit_slurm(const Sweep *s, const char *sweep_file, const char *results_dir,
-                     const char *slurm_dir, int chunk, char *script, size_t n)
+                     const char *slurm_dir, int *chunk, char *script, size_t n)
 {
 	char exe[PATH_MAX], file[PATH_MAX], res[PATH_MAX], sdir[PATH_MAX], logs[PATH_MAX + 8];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -87,10 +89,12 @@ int sweep_emit_slurm(const Sweep *s, const char *sweep_file, const char *results
 	int npts;
 	Point *pts = sweep_points(s, &npts);
 	sweep_points_free(pts, npts);
+	if (*chunk <= 0)                     /* 8 a task, within Slurm's MaxArraySize 1001 */
+		*chunk = npts > 8000 ? (npts + 999) / 1000 : 8;
 	char *buf = NULL;
 	size_t blen = 0;
 	FILE *f = open_memstream(&buf, &blen);
-	script_text(f, s, npts, chunk, exe, file, res, sdir);
+	script_text(f, s, npts, *chunk, exe, file, res, sdir);
 	fclose(f);
 	snprintf(script, n, "%s/%s.slurm", sdir, s->name);
 	int rc = exp_write_atomic(script, buf, blen);

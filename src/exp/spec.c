@@ -22,7 +22,8 @@
  *
  * The points are the cross product, configs slowest, then sizes, then
  * the axes in file order, workloads fastest.  Each point's -s list is the
- * sets, then its axis values; a relative value is turned into an absolute
+ * sets, then its axis values; a config given as a file is passed by its
+ * absolute path (a Slurm task runs elsewhere); a relative value is turned into an absolute
  * one against the point's config (int keys are rounded).  The point's id
  * hashes (FNV-1a, 64 bits) its workload, size and effective config as
  * `rfsim config` would print it; when that config is invalid, the
@@ -281,6 +282,13 @@ int sweep_parse(const char *text, const char *where, int lenient, Sweep *s)
 		return rc;
 	}
 	if (!s->nconfigs) push(&s->configs, &s->nconfigs, "fermi-gtx480");
+	s->config_args = xcalloc((size_t)s->nconfigs, sizeof *s->config_args);
+	for (int i = 0; i < s->nconfigs; i++) {   /* a file: absolute, for Slurm nodes */
+		char abs[4096];
+		const char *c = s->configs[i];
+		int file = strchr(c, '/') || (strlen(c) > 4 && !strcmp(c + strlen(c) - 4, ".cfg"));
+		s->config_args[i] = xstrdup(file && realpath(c, abs) ? abs : c);
+	}
 	if (!s->nsizes) push(&s->sizes, &s->nsizes, "default");
 	if (!s->name) {
 		const char *b = strrchr(where, '/');
@@ -303,6 +311,7 @@ void sweep_free(Sweep *s)
 {
 	free(s->name);
 	free_list(s->workloads, s->nworkloads);
+	if (s->config_args) free_list(s->config_args, s->nconfigs);
 	free_list(s->configs, s->nconfigs);
 	free_list(s->sizes, s->nsizes);
 	free_list(s->sets, s->nsets);
@@ -344,7 +353,7 @@ static int point_config(const Sweep *s, Point *p, Config *cfg)
 {
 	int bad = 0;
 	config_defaults(cfg);
-	bad |= config_load(cfg, p->config) != RF_OK;
+	bad |= config_load(cfg, p->config_arg) != RF_OK;
 	for (int i = 0; i < s->nsets; i++) {
 		push(&p->sets, &p->nsets, s->sets[i]);
 		bad |= !bad && config_set_kv(cfg, s->sets[i]);
@@ -376,7 +385,7 @@ static void point_id(const Sweep *s, Point *p)
 	                 p->workload, p->size);
 	h = fnv1a(h, head, (size_t)n);
 	if (bad) {                           /* the inputs as spelt */
-		h = fnv1a(h, p->config, strlen(p->config) + 1);
+		h = fnv1a(h, p->config_arg, strlen(p->config_arg) + 1);
 		for (int i = 0; i < p->nsets; i++) h = fnv1a(h, p->sets[i], strlen(p->sets[i]) + 1);
 	} else {                             /* the machine itself */
 		char *mem = NULL;
@@ -408,6 +417,7 @@ Point *sweep_points(const Sweep *s, int *n)
 					p->index = k;
 					p->workload = s->workloads[w];
 					p->config = s->configs[c];
+					p->config_arg = s->config_args[c];
 					p->size = s->sizes[z];
 					p->vals = xcalloc((size_t)s->naxes + 1, sizeof *p->vals);
 					for (int a = 0; a < s->naxes; a++)

@@ -21,10 +21,11 @@
  * A block of 128 threads produces a tile of TPX x TPY output pairs: rows
  * py0..py0+TPY of the low and high bands, columns px0..px0+TPX of each.
  * Row pass: the IROWS = 2*TPY + 7 input rows the tile depends on, each
- * lifted by TPX/RP threads that read their 2*RP + 8 samples straight from
- * global memory as float4s (a scalar, mirrored path at the image edges:
- * a divergent branch), leaving lows and highs side by side in the dynamic
- * shared array rt.  One barrier.  Column pass: each of the 2*TPX columns
+ * lifted by TPX/RP = 2 threads (46 of the 128 work, the rest wait at the
+ * barrier) that read their 2*RP + 8 samples straight from global memory
+ * as float4s (a scalar, mirrored path at the image edges: a divergent
+ * branch), leaving lows and highs side by side in the dynamic shared
+ * array rt.  One barrier.  Column pass: each of the 2*TPX columns
  * of rt is lifted by TPY/CP threads, CP pairs each, and written to the
  * low (top) and high (bottom) halves of the output.  Tiles past the
  * image's right or bottom edge compute junk pairs (mirrored inputs,
@@ -36,7 +37,7 @@
 
 #define TPX 16                  /* output pairs per tile, across */
 #define TPY 8                   /* output pairs per tile, down */
-#define RP 4                    /* pairs per row-pass task */
+#define RP 8                    /* pairs per row-pass task */
 #define CP 2                    /* pairs per column-pass task */
 #define IROWS (2 * TPY + 7)     /* input rows a tile needs: 23 */
 #define RPITCH (2 * TPX + 1)    /* row of rt: TPX lows, TPX highs, a pad word */

@@ -7,7 +7,7 @@
  * (default); 1000x920, 8 steps (large).  Tiles of 32x32 cells produce
  * 28x28 outputs at two steps per launch (30x30 at one), so the grids are
  * 2x2 (small), 18x17 = 306 (default) and 36x33 = 1,188 (large) blocks of
- * 32x4 threads per launch.  No size is a multiple of the tile, and nx !=
+ * 32x8 threads per launch.  No size is a multiple of the tile, and nx !=
  * ny, so the clamped loads and the guarded stores all run.
  *
  * Inputs: temperatures uniform in [320, 350] K and powers in [0, 0.5]
@@ -36,7 +36,7 @@
 #include "../workloads.h"
 #include "../wl_util.h"
 
-enum { TILE = 32, BX = 32, BY = 4, PYRAMID = 2 };
+enum { TILE = 32, BX = 32, BY = 8, PYRAMID = 2 };
 
 typedef struct Chip {
 	int nx, ny, steps;

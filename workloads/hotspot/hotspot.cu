@@ -23,9 +23,9 @@
  * with redundant work at the tile borders.  The host iterates launches,
  * swapping the temperature buffers, until all steps are done.
  *
- * Blocks are 32 x 4 threads; each thread owns eight cells of one column,
- * rows ty, ty+4, ..., ty+28, so every warp reads and writes one whole
- * tile row (coalesced global accesses, no shared bank conflicts).
+ * Blocks are 32 x 8 threads; each thread owns four cells of one column,
+ * rows ty, ty+8, ty+16 and ty+24, so every warp reads and writes one
+ * whole tile row (coalesced global accesses, no shared bank conflicts).
  * A thread keeps its cells' temperatures, powers and neighbour offsets in
  * registers for the whole launch; that register blocking, and the
  * coefficients, make this the register-limited stencil of the suite.
@@ -35,8 +35,8 @@
  */
 
 #define TILE 32                    /* tile edge, cells */
-#define ROWS 4                     /* blockDim.y */
-#define CELLS (TILE / ROWS)        /* cells per thread: 8 */
+#define ROWS 8                     /* blockDim.y */
+#define CELLS (TILE / ROWS)        /* cells per thread: 4 */
 
 extern "C" __global__ void __launch_bounds__(TILE * ROWS)
 hotspot_step(const float *__restrict__ power, const float *__restrict__ tin,

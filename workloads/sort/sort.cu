@@ -16,7 +16,8 @@
  *                  element's rank among the equal digits before it in its
  *                  warp comes from four __ballot_sync votes (one per digit
  *                  bit, intersected to the lanes sharing its digit) and a
- *                  population count below its lane; per-warp digit counts
+ *                  population count of those below its lane (%lanemask_lt,
+ *                  read with inline PTX); per-warp digit counts
  *                  meet in shared memory, where 16 threads scan them across
  *                  the warps; each element then goes to start + the count
  *                  of its digit in earlier rounds, warps and lanes.
@@ -148,9 +149,8 @@ extern "C" __global__ void radix_scatter(int n, int shift, const unsigned *__res
 			s.total[tid] = sum;
 		}
 		__syncthreads();
-		if (valid) {
+		if (valid)
 			out[s.base[digit] + s.count[warp][digit] + rank] = kv;
-		}
 		__syncthreads();
 		if (tid < RADIX)
 			s.base[tid] += s.total[tid];

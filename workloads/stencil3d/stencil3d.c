@@ -5,8 +5,8 @@
  *
  * Sizes (nx x ny x nz, z chunk, sweeps): 40x10x12, 8, 2 (small);
  * 250x100x24, 6, 2 (default); 500x200x24, 6, 2 (large).  Blocks of 32x4
- * threads on 32x12 tiles: grids of 2x1x2 = 4, 8x9x4 = 288 and
- * 16x17x4 = 1,088 blocks per launch.  nx and ny are not multiples of the
+ * threads on 32x8 tiles: grids of 2x2x2 = 8, 8x13x4 = 416 and
+ * 16x25x4 = 1,600 blocks per launch.  nx and ny are not multiples of the
  * tile, and the small nz is not one of the chunk, so every guard runs.
  *
  * Inputs uniform in [0, 1]; weights c0 = 0.4 (centre), c1 = 0.05 (faces),
@@ -32,7 +32,7 @@
 #include "../workloads.h"
 #include "../wl_util.h"
 
-enum { BX = 32, BY = 4, TY = 12 };
+enum { BX = 32, BY = 4, TY = 8 };
 
 typedef struct Grid {
 	int nx, ny, nz, zchunk, sweeps;

@@ -19,20 +19,20 @@
  *
  * and a thread marching up z only needs (C, F, K) of the plane below,
  * the current one and the one above: nine values per point, shifted down
- * one slot per plane, and a thread owns three points (rows ty, ty+4 and
- * ty+8 of a block of 32x4 threads covering a 32x12 xy tile), so 27
- * values are live across the z loop.  Each plane is read once from
+ * one slot per plane, and a thread owns two points (rows ty and ty+4 of a
+ * block of 32x4 threads covering a 32x8 xy tile), so 18 values are live
+ * across the z loop besides the addressing.  Each plane is read once from
  * global memory into a shared tile with a one-cell halo, between two
  * barriers inside the z loop.  A block walks `zchunk` output planes, so
- * the grid is ceil(nx/32) x ceil(ny/12) x ceil(nz/zchunk); each chunk
+ * the grid is ceil(nx/32) x ceil(ny/8) x ceil(nz/zchunk); each chunk
  * rereads the two planes around it.  Outside the grid the tile loads clamp to the edge;
  * those values only ever reach boundary points, which are copied.
  */
 
 #define BX 32              /* blockDim.x = tile width */
 #define BY 4               /* blockDim.y */
-#define RY 3               /* rows per thread */
-#define TY (BY * RY)       /* tile height: 12 */
+#define RY 2               /* rows per thread */
+#define TY (BY * RY)       /* tile height: 8 */
 #define PW (BX + 2)        /* plane tile with halo: PW x PH */
 #define PH (TY + 2)
 

@@ -1,0 +1,69 @@
+/*
+ * layout.c -- print the offset of every field of the runtime API structs
+ * a program reads by offset, and their sizes.  tests/test_cudart.py builds
+ * it twice, with -include of NVIDIA's cuda_runtime_api.h and of rfsim's
+ * src/cudart/cudart.h, and requires the same output: the layouts must be
+ * CUDA 13's to the byte.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#define PROP_FIELDS(X) \
+	X(name) X(uuid) X(luid) X(luidDeviceNodeMask) X(totalGlobalMem) X(sharedMemPerBlock) \
+	X(regsPerBlock) X(warpSize) X(memPitch) X(maxThreadsPerBlock) X(maxThreadsDim) \
+	X(maxGridSize) X(totalConstMem) X(major) X(minor) X(textureAlignment) \
+	X(texturePitchAlignment) X(multiProcessorCount) X(integrated) X(canMapHostMemory) \
+	X(maxTexture1D) X(maxTexture1DMipmap) X(maxTexture2D) X(maxTexture2DMipmap) \
+	X(maxTexture2DLinear) X(maxTexture2DGather) X(maxTexture3D) X(maxTexture3DAlt) \
+	X(maxTextureCubemap) X(maxTexture1DLayered) X(maxTexture2DLayered) \
+	X(maxTextureCubemapLayered) X(maxSurface1D) X(maxSurface2D) X(maxSurface3D) \
+	X(maxSurface1DLayered) X(maxSurface2DLayered) X(maxSurfaceCubemap) \
+	X(maxSurfaceCubemapLayered) X(surfaceAlignment) X(concurrentKernels) X(ECCEnabled) \
+	X(pciBusID) X(pciDeviceID) X(pciDomainID) X(tccDriver) X(asyncEngineCount) \
+	X(unifiedAddressing) X(memoryBusWidth) X(l2CacheSize) X(persistingL2CacheMaxSize) \
+	X(maxThreadsPerMultiProcessor) X(streamPrioritiesSupported) X(globalL1CacheSupported) \
+	X(localL1CacheSupported) X(sharedMemPerMultiprocessor) X(regsPerMultiprocessor) \
+	X(managedMemory) X(isMultiGpuBoard) X(multiGpuBoardGroupID) \
+	X(hostNativeAtomicSupported) X(pageableMemoryAccess) X(concurrentManagedAccess) \
+	X(computePreemptionSupported) X(canUseHostPointerForRegisteredMem) \
+	X(cooperativeLaunch) X(sharedMemPerBlockOptin) \
+	X(pageableMemoryAccessUsesHostPageTables) X(directManagedMemAccessFromHost) \
+	X(maxBlocksPerMultiProcessor) X(accessPolicyMaxWindowSize) \
+	X(reservedSharedMemPerBlock) X(hostRegisterSupported) X(sparseCudaArraySupported) \
+	X(hostRegisterReadOnlySupported) X(timelineSemaphoreInteropSupported) \
+	X(memoryPoolsSupported) X(gpuDirectRDMASupported) X(gpuDirectRDMAFlushWritesOptions) \
+	X(gpuDirectRDMAWritesOrdering) X(memoryPoolSupportedHandleTypes) \
+	X(deferredMappingCudaArraySupported) X(ipcEventSupported) X(clusterLaunch) \
+	X(unifiedFunctionPointers) X(deviceNumaConfig) X(deviceNumaId) X(mpsEnabled) \
+	X(hostNumaId) X(gpuPciDeviceID) X(gpuPciSubsystemID) \
+	X(hostNumaMultinodeIpcSupported) X(reserved)
+
+#define FUNC_FIELDS(X) \
+	X(sharedSizeBytes) X(constSizeBytes) X(localSizeBytes) X(maxThreadsPerBlock) \
+	X(numRegs) X(ptxVersion) X(binaryVersion) X(cacheModeCA) \
+	X(maxDynamicSharedSizeBytes) X(preferredShmemCarveout) X(clusterDimMustBeSet) \
+	X(requiredClusterWidth) X(requiredClusterHeight) X(requiredClusterDepth) \
+	X(clusterSchedulingPolicyPreference) X(nonPortableClusterSizeAllowed) X(reserved)
+
+#define PTR_FIELDS(X) X(type) X(device) X(devicePointer) X(hostPointer) X(reserved)
+
+#define CHANNEL_FIELDS(X) X(x) X(y) X(z) X(w) X(f)
+
+#define SHOW(s, f) printf(#s "." #f " %zu %zu\n", offsetof(struct s, f), \
+                          sizeof ((struct s *)0)->f);
+#define PROP(f) SHOW(cudaDeviceProp, f)
+#define FUNC(f) SHOW(cudaFuncAttributes, f)
+#define PTR(f) SHOW(cudaPointerAttributes, f)
+#define CHANNEL(f) SHOW(cudaChannelFormatDesc, f)
+
+int main(void)
+{
+	PROP_FIELDS(PROP)
+	FUNC_FIELDS(FUNC)
+	PTR_FIELDS(PTR)
+	CHANNEL_FIELDS(CHANNEL)
+	printf("sizes %zu %zu %zu %zu %zu\n", sizeof(struct cudaDeviceProp),
+	       sizeof(struct cudaFuncAttributes), sizeof(struct cudaPointerAttributes),
+	       sizeof(struct cudaChannelFormatDesc), sizeof(dim3));
+	return 0;
+}
