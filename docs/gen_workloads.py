@@ -142,12 +142,16 @@ def markdown(rows, ptxas):
                    f'{x["pressure"]} | {x["instructions"]} | {x["blocks"]} | {x["loops"]} | '
                    f'{x["moves_removed"]}/{x["moves"]} | {x["fermi_regs"]} | '
                    f'{x["fermi_spills"]} | {occ(x["fermi_occ"])} | {occ(x["h100_occ"])} |')
-    out.append("\nWhere the two differ most, ptxas has done what rfsim's allocator does not"
-               " model:\nbelow 1, it scheduled loads early or unrolled further for memory-level"
-               " parallelism,\nwhich needs more registers than nvcc's PTX order; above 1, it"
-               " rematerialised or\nfolded address arithmetic and byte extraction into"
-               " instructions (SASS has\naddressing modes and video/byte instructions PTX"
-               " spells out), which needs fewer.")
+    out.append("""
+Where the two differ most, ptxas has done what rfsim's allocator does not model.
+Below 1: ptxas scheduled loads early or unrolled a loop further for memory-level
+parallelism (`reduce_u32`, `saxpy`), which needs more registers than nvcc's PTX
+order.  Above 1: ptxas kept warp-uniform values (parameters, block indices,
+loop-invariant address parts) in sm_75+'s uniform registers, which `ptxas -v`
+does not count, and folded address arithmetic and byte extraction into SASS
+addressing modes and video instructions (`stencil27`, `sad_search`,
+`lavamd_forces`); the GTX 480 and Maxwell machines of the papers have no
+uniform registers, so rfsim counts those values as ordinary registers.""")
     return "\n".join(out) + "\n"
 
 

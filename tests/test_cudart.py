@@ -165,6 +165,32 @@ def test_hand_built_fatbins_plain_zstd_lz4(tmp_path):
     assert "-gencode arch=compute_90,code=compute_90" in p.stderr
 
 
+def test_ptx_managed_variable_parses(tmp_path):
+    """Pins: nvcc declares a __managed__ variable `.attribute(.managed)`,
+    which the PTX parser once refused, so no program using one loaded."""
+    ptx = tmp_path / "managed.ptx"
+    ptx.write_text(""".version 9.0
+.target sm_80
+.address_size 64
+.global .attribute(.managed) .align 4 .u32 hits = 5;
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	ld.global.u32 %r1, [hits];
+	st.global.u32 [%rd2], %r1;
+	ret;
+}
+""")
+    p = subprocess.run([str(RFSIM), "run", str(ptx), "-g", "1", "-b", "1", "-a",
+                        "buf:u32:1:zero", "--dump", str(tmp_path)], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "arg0.bin").read_bytes() == (5).to_bytes(4, "little")
+
+
 # ---- CUDA programs built with nvcc ------------------------------------------
 
 def sanitized():

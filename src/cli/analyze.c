@@ -342,6 +342,7 @@ static int report(Module *m, const PassReport *pr, const Config *cfg, const AOpt
 		json_str(j, "config", cfg->name);
 		json_arr_begin(j, "kernels");
 	}
+	FILE *text = jf == stdout ? stderr : stdout;   /* listings stay out of JSON */
 	int found = 0;
 	for (int32_t fi = 0; fi < m->nfunc; fi++) {
 		const Func *f = &m->funcs[fi];
@@ -353,11 +354,11 @@ static int report(Module *m, const PassReport *pr, const Config *cfg, const AOpt
 		kernel_info(m, fi, pr, cfg, a, &k);
 		if (j) json_kernel(j, m, &k);
 		if (!j || jf != stdout) print_kernel(m, &k, cfg);
-		if (a->listing) listing_print(m, f, stdout);
+		if (a->listing) listing_print(m, f, text);
 	}
 	for (int32_t fi = 0; a->listing && fi < m->nfunc; fi++)
 		if (!(m->funcs[fi].attr & (ATTR_ENTRY | ATTR_PROTO)) && m->funcs[fi].has_body)
-			listing_print(m, &m->funcs[fi], stdout);
+			listing_print(m, &m->funcs[fi], text);
 	int rc = RF_OK;
 	if (j) {
 		json_arr_end(j);

@@ -235,6 +235,34 @@ struct cudaDeviceProp {
 	int reserved[56];
 };
 
+/* cudaLaunchKernelExC's configuration (what cudaLaunchKernelEx<> builds) */
+enum cudaLaunchAttributeID {      /* the attributes the launch looks at; others are hints */
+	cudaLaunchAttributeIgnore = 0,
+	cudaLaunchAttributeCooperative = 2,
+	cudaLaunchAttributeClusterDimension = 4
+};
+
+typedef union cudaLaunchAttributeValue {
+	char pad[64];
+	void *align;                    /* NVIDIA's members include pointers: 8-byte aligned */
+	int cooperative;
+	struct { unsigned int x, y, z; } clusterDim;
+} cudaLaunchAttributeValue;
+
+typedef struct cudaLaunchAttribute_st {
+	enum cudaLaunchAttributeID id;
+	char pad[8 - sizeof(enum cudaLaunchAttributeID)];
+	cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+typedef struct cudaLaunchConfig_st {
+	dim3 gridDim, blockDim;
+	size_t dynamicSmemBytes;
+	cudaStream_t stream;
+	cudaLaunchAttribute *attrs;     /* numAttrs of them */
+	unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
 /* ---- registration and launch: what nvcc's generated host code calls ---- */
 
 void **__cudaRegisterFatBinary(void *fatCubin);
@@ -365,6 +393,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
 cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr);
 cudaError_t cudaFuncGetName(const char **name, const void *func);

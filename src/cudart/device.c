@@ -28,8 +28,14 @@ static enum cudaSharedMemConfig shmem_config;
 static int attr(CUdevice_attribute a)
 {
 	int v = 0;
-	cuDeviceGetAttribute(&v, a, 0);
-	return v;
+	switch (a) {                 /* what the runtime adds to the driver layer */
+	case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+	case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+		return 1;                /* both mirrored by memory.c */
+	default:
+		cuDeviceGetAttribute(&v, a, 0);
+		return v;
+	}
 }
 
 cudaError_t cudaGetDeviceCount(int *count)
@@ -87,8 +93,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr a, int device
 	if (!value) return rt_err(cudaErrorInvalidValue);
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
 	READY();
-	/* the two APIs number device attributes alike */
-	return rt_err(rt_from_cu(cuDeviceGetAttribute(value, (CUdevice_attribute)a, 0)));
+	*value = attr((CUdevice_attribute)a);    /* the two APIs number attributes alike */
+	return cudaSuccess;
 }
 
 static void props_limits(struct cudaDeviceProp *p)
@@ -131,9 +137,9 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 	memcpy(prop->uuid.bytes, "rfsim-simulated", 16);
 	prop->totalGlobalMem = (size_t)rt_config()->gpu_global_bytes;
 	props_limits(prop);
-	prop->canMapHostMemory = 1;          /* cudaHostAllocMapped: mirrored (memory.c) */
+	prop->canMapHostMemory = attr(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY);
 	prop->unifiedAddressing = attr(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING);
-	prop->managedMemory = 1;
+	prop->managedMemory = attr(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY);
 	prop->concurrentKernels = attr(CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS);
 	prop->globalL1CacheSupported = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED);
 	prop->localL1CacheSupported = attr(CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED);

@@ -86,8 +86,11 @@ cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t sh
 	if (e) return rt_err(e);
 	if (!fn) return rt_err(cudaErrorInvalidDeviceFunction);
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	if ((e = reg_module_status(fn->mod))) return rt_err(e);
-	if (!fn->f) return rt_err(cudaErrorInvalidDeviceFunction);
+	if ((e = reg_module_status(fn->mod)) || (!fn->f && (e = cudaErrorInvalidDeviceFunction))) {
+		/* said once, since a program that checks no errors would go on silently */
+		rt_say("kernel %s is not launched: %s (see above)", fn->name, cudaGetErrorName(e));
+		return rt_err(e);
+	}
 	if (shmem > UINT_MAX) return rt_err(cudaErrorInvalidValue);
 	int before, after;
 	api_kernel_log(&before);
@@ -110,6 +113,28 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
                              size_t sharedMem, cudaStream_t stream)
 {
 	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* cudaLaunchKernelEx: attributes are hints to a real GPU's scheduler, which
+ * rfsim's synchronous launches satisfy trivially, except two it cannot honour */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+	if (!config || (config->numAttrs && !config->attrs)) return rt_err(cudaErrorInvalidValue);
+	for (unsigned i = 0; i < config->numAttrs; i++) {
+		const cudaLaunchAttribute *a = &config->attrs[i];
+		const char *what = NULL;
+		if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
+			what = "cooperative launches";
+		if (a->id == cudaLaunchAttributeClusterDimension &&
+		    (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+			what = "thread-block clusters";
+		if (what) {
+			rt_say("cudaLaunchKernelEx: %s are not supported by rfsim", what);
+			return rt_err(cudaErrorNotSupported);
+		}
+	}
+	return launch_run(reg_func(func), config->gridDim, config->blockDim, args,
+	                  config->dynamicSmemBytes, config->stream);
 }
 
 /* ---- kernel attributes -------------------------------------------------------- */

@@ -27,6 +27,7 @@
  * and mirrors it across launches, as it does for cudaMallocManaged, so
  * the pointer is A on both sides.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,11 +53,7 @@ static RtVar **vars;
 static size_t nvars, capvars;
 
 /* the program's name, for messages */
-static const char *prog(void)
-{
-	extern char *program_invocation_short_name;
-	return program_invocation_short_name;
-}
+static const char *prog(void) { return program_invocation_short_name; }
 
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
@@ -123,14 +120,14 @@ char __cudaInitModule(void **handle)
 	exit(1);
 }
 
-int reg_ptx_arch(void)
+/* the compute_XX rfsim prefers: the simulated device's compute capability */
+static int ptx_arch(void)
 {
 	int major = 8, minor = 0;
 	cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0);
 	cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0);
 	return major * 10 + minor;
 }
-
 
 /* give a loaded __managed__ variable its host mapping and tell the program */
 static void managed_place(RtVar *v)
@@ -149,7 +146,7 @@ static void module_load(RtModule *m)
 {
 	m->tried = 1;
 	FatbinPtx ptx;
-	if (fatbin_ptx(m->wrapper, reg_ptx_arch(), &ptx)) {
+	if (fatbin_ptx(m->wrapper, ptx_arch(), &ptx)) {
 		rt_say("%s: %s", prog(), err_msg());
 		m->status = strstr(err_msg(), "-rdc") ? cudaErrorInvalidKernelImage
 		                                      : cudaErrorNoKernelImageForDevice;

@@ -95,7 +95,6 @@ RtVar *reg_var(const void *host);
 cudaError_t reg_module_status(const RtModule *m);
 /* where the variable lives in the device: cudaSuccess, or why it does not */
 cudaError_t reg_var_addr(const RtVar *v, CUdeviceptr *dptr, size_t *bytes);
-int reg_ptx_arch(void);                  /* compute_XX rfsim prefers: the device's */
 
 /* ---- memory.c ---- */
 

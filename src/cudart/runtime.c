@@ -217,13 +217,19 @@ void rt_say(const char *fmt, ...)
 	va_end(ap);
 	for (size_t i = 0; i < nsaid; i++)
 		if (!strcmp(said[i], line)) return;
-	VEC_RESERVE(said, capsaid, nsaid + 1);
-	said[nsaid++] = xstrdup(line);
+	if (nsaid < 256) {           /* beyond that, say everything rather than grow */
+		VEC_RESERVE(said, capsaid, nsaid + 1);
+		said[nsaid++] = xstrdup(line);
+	}
 	fprintf(stderr, "rfsim: %s\n", line);
 }
 
 int rt_unsupported(const char *fn)
 {
-	rt_say("%s is not supported by rfsim's CUDA runtime (returning cudaErrorNotSupported)", fn);
+	size_t n = strlen(fn);
+	int ptds = n > 5 && (!strcmp(fn + n - 5, "_ptsz") || !strcmp(fn + n - 5, "_ptds"));
+	rt_say("%s is not supported by rfsim's CUDA runtime (returning cudaErrorNotSupported)%s",
+	       fn, ptds ? ": the per-thread default stream is not supported; build without "
+	                  "--default-stream per-thread" : "");
 	return rt_err(cudaErrorNotSupported);
 }

@@ -14,6 +14,7 @@
  * The per-kernel line goes to stderr so it never mixes with the program's
  * output on stdout; RFSIM_QUIET=1 turns it off.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,19 +28,19 @@ void stats_kernel_line(void)
 	const KernelStats *ks = api_kernel_log(&n);
 	if (!n || rt_quiet()) return;
 	const KernelStats *k = &ks[n - 1];
-	fprintf(stderr, "rfsim: %s<<<(%u,%u,%u),(%u,%u,%u)", k->name, k->grid.x, k->grid.y,
-	        k->grid.z, k->block.x, k->block.y, k->block.z);
-	if (k->dyn_shmem) fprintf(stderr, ",%u", k->dyn_shmem);
-	fprintf(stderr, ">>> %d regs: %llu warp insts, %llu thread insts, %.3f s\n",
-	        k->regs_per_thread, (unsigned long long)k->warp_insts,
-	        (unsigned long long)k->thread_insts, k->sim_seconds);
+	char shmem[16] = "";         /* the dynamic shared memory, as <<< >>> spells it */
+	if (k->dyn_shmem) snprintf(shmem, sizeof shmem, ",%u", k->dyn_shmem);
+	fprintf(stderr, "rfsim: %s<<<(%u,%u,%u),(%u,%u,%u)%s>>> %d regs: %llu warp insts, "
+	        "%llu thread insts, %.3f s\n", k->name, k->grid.x, k->grid.y, k->grid.z,
+	        k->block.x, k->block.y, k->block.z, shmem, k->regs_per_thread,
+	        (unsigned long long)k->warp_insts, (unsigned long long)k->thread_insts,
+	        k->sim_seconds);
 }
 
 __attribute__((destructor)) static void stats_at_exit(void)
 {
 	const char *path = getenv("RFSIM_STATS");
 	if (!path || !*path) return;
-	extern char *program_invocation_short_name;
 	int n;
 	const KernelStats *ks = api_kernel_log(&n);
 	Report r = {.workload = program_invocation_short_name, .size = NULL, .cfg = rt_config(),

@@ -49,12 +49,20 @@
 
 #define CHANNEL_FIELDS(X) X(x) X(y) X(z) X(w) X(f)
 
+#define CONFIG_FIELDS(X) X(gridDim) X(blockDim) X(dynamicSmemBytes) X(stream) X(attrs) \
+	X(numAttrs)
+
+#define ATTR_FIELDS(X) X(id) X(val)
+
 #define SHOW(s, f) printf(#s "." #f " %zu %zu\n", offsetof(struct s, f), \
                           sizeof ((struct s *)0)->f);
 #define PROP(f) SHOW(cudaDeviceProp, f)
 #define FUNC(f) SHOW(cudaFuncAttributes, f)
 #define PTR(f) SHOW(cudaPointerAttributes, f)
 #define CHANNEL(f) SHOW(cudaChannelFormatDesc, f)
+#define SHOWT(t, f) printf(#t "." #f " %zu %zu\n", offsetof(t, f), sizeof ((t *)0)->f);
+#define CONFIG(f) SHOWT(cudaLaunchConfig_t, f)
+#define ATTR(f) SHOWT(cudaLaunchAttribute, f)
 
 int main(void)
 {
@@ -62,8 +70,11 @@ int main(void)
 	FUNC_FIELDS(FUNC)
 	PTR_FIELDS(PTR)
 	CHANNEL_FIELDS(CHANNEL)
-	printf("sizes %zu %zu %zu %zu %zu\n", sizeof(struct cudaDeviceProp),
+	CONFIG_FIELDS(CONFIG)
+	ATTR_FIELDS(ATTR)
+	printf("sizes %zu %zu %zu %zu %zu %zu %zu\n", sizeof(struct cudaDeviceProp),
 	       sizeof(struct cudaFuncAttributes), sizeof(struct cudaPointerAttributes),
-	       sizeof(struct cudaChannelFormatDesc), sizeof(dim3));
+	       sizeof(struct cudaChannelFormatDesc), sizeof(dim3), sizeof(cudaLaunchConfig_t),
+	       sizeof(cudaLaunchAttribute));
 	return 0;
 }

@@ -1,8 +1,9 @@
 /*
  * streams.cu -- several kernels in a pipeline over three streams, with
  * pinned host buffers, asynchronous copies, events between the streams
- * (cudaStreamWaitEvent), host callbacks, and event timings: each stage's
- * elapsed time must be positive and the stages' times must add up.
+ * (cudaStreamWaitEvent), host callbacks, one launch through
+ * cudaLaunchKernelEx, and event timings: each stage's elapsed time must be
+ * positive and the stages' times must add up.
  */
 #include <cuda_runtime.h>
 
@@ -55,7 +56,13 @@ int main()
 	CHECK(cudaEventRecord(a_ready, s[0]));
 	for (int i = 0; i < n; i++) host[i] = -2.0f * i;
 	CHECK(cudaMemcpyAsync(b, host, n * sizeof(float), cudaMemcpyHostToDevice, s[1]));
-	scale<<<grid, threads, 0, s[1]>>>(b, n, 0.5f);
+	cudaLaunchConfig_t cfg = {};                 /* the extensible launch, with a hint */
+	cudaLaunchAttribute hint;
+	hint.id = cudaLaunchAttributePriority;
+	hint.val.priority = 0;
+	cfg.gridDim = grid, cfg.blockDim = threads, cfg.stream = s[1];
+	cfg.attrs = &hint, cfg.numAttrs = 1;
+	CHECK(cudaLaunchKernelEx(&cfg, scale, b, n, 0.5f));
 	CHECK(cudaEventRecord(b_ready, s[1]));
 	CHECK(cudaStreamWaitEvent(s[2], a_ready, 0));
 	CHECK(cudaStreamWaitEvent(s[2], b_ready, 0));

@@ -361,8 +361,10 @@ TEST(regalloc_golden_predicated)
 	);
 }
 
-/* nested divergence: inside the regions the warp-level count keeps what
-   waiting lanes hold (%r2 of the else side, %r3 of the then side) */
+/* nested divergence: per thread, the then side needs %r4 (virtual %r2) and
+   the else side %r0 (virtual %r3), which shares R0 with the then side's
+   temporaries; at warp level each side also keeps the other side's input
+   for the lanes waiting to run it, one register more, up to $L_join */
 TEST(regalloc_golden_nested_divergence)
 {
 	golden(K_DIVERGE, 255, 7, G_LIST,
