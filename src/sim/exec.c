@@ -2,18 +2,15 @@
  * exec.c -- the functional core: executes decoded PTX one warp instruction
  * at a time, 32 lanes at once, with SIMT divergence and reconvergence.
  *
- * This file owns data movement and control: reading sources, writing
- * destinations, memory accesses with bounds checks, warp-level exchange
- * (shfl, vote, match, redux), barriers, branches, calls and returns.  The
- * arithmetic of each (op, type, modifiers) lives in eval.c, which the
- * general case calls per lane; the hottest unmodified integer and f32
- * forms are expanded here (DIns.fast) so a typical instruction costs one
- * switch and one tight loop over the active lanes.
- *
- * Every memory access is checked.  A fault stops the warp and leaves a
- * compute-sanitizer-like report in err_msg(): what was accessed, where,
- * by which kernel, block, thread and PTX line, and the nearest
- * allocation.  See warp.h for the SIMT stack and barrier rules.
+ * This file owns the step loop and everything but memory and the SIMT
+ * stack: reading sources, writing destinations, special registers,
+ * warp-level exchange (shfl, vote, match, redux), barriers, and the
+ * arithmetic dispatch.  The arithmetic of each (op, type, modifiers) lives
+ * in eval.c, which the general case calls per lane; the hottest unmodified
+ * integer and floating-point forms are expanded here (DIns.fast), so a
+ * typical instruction costs one switch and one tight loop over the active
+ * lanes.  Memory instructions and fault reports are in exec_mem.c, the
+ * reconvergence stack, calls and returns in simt.c; warp.h has the rules.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,307 +18,7 @@
 #include "base/base.h"
 #include "sim/alu.h"
 #include "sim/eval.h"
-#include "sim/warp.h"
-
-#define LANES(m, l) for (uint32_t m_##l = (m), l; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); \
-                            m_##l &= m_##l - 1)
-
-static inline const uint32_t *srcp(const Warp *w, const Image *img, int32_t s)
-{
-	return s >= 0 ? w->regs + ((size_t)(w->rbase + s) << 5)
-	              : img->imm + ((size_t)(-s - 1) << 5);
-}
-
-static inline uint32_t *dstp(const Warp *w, int32_t d)
-{
-	return w->regs + ((size_t)(w->rbase + d) << 5);
-}
-
-static inline uint64_t rd64(const uint32_t *p, uint32_t l)
-{
-	return p[l] | (uint64_t)p[l + 32] << 32;
-}
-
-static inline uint64_t rdw(const uint32_t *p, uint32_t l, int w)
-{
-	return w > 1 ? rd64(p, l) : p[l];
-}
-
-static inline void wrw(uint32_t *p, uint32_t l, int w, uint64_t v)
-{
-	p[l] = (uint32_t)v;
-	if (w > 1) p[l + 32] = (uint32_t)(v >> 32);
-}
-
-static inline uint32_t pred(const Warp *w, int32_t p)
-{
-	return w->preds[w->pbase + p];
-}
-
-static inline void set_pred(Warp *w, int32_t p, uint32_t lanes, uint32_t bits)
-{
-	uint32_t *q = &w->preds[w->pbase + p];
-	*q = (*q & ~lanes) | (bits & lanes);
-}
-
-/* sign- or zero-extend the low `bytes` of v as type t says */
-static inline uint64_t extend(uint64_t v, int bytes, int sgn)
-{
-	if (bytes >= 8) return v;
-	int sh = 64 - 8 * bytes;
-	return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
-}
-
-/* ---- fault reports ---------------------------------------------------- */
-
-static void quote_line(const Launch *L, uint32_t line)
-{
-	if (!L->src || !line) return;
-	const char *s = L->src;
-	for (uint32_t n = 1; n < line && *s; s++)
-		if (*s == '\n') n++;
-	while (*s == ' ' || *s == '\t') s++;
-	const char *e = strchr(s, '\n');
-	int len = e ? (int)(e - s) : (int)strlen(s);
-	if (len > 160) len = 160;
-	err_append("\n    %.*s", len, s);
-}
-
-static void thread_of(const Launch *L, const Warp *w, uint32_t l, uint32_t t[3])
-{
-	uint32_t lin = (uint32_t)w->widx * 32 + l;
-	t[0] = lin % L->block.x;
-	t[1] = lin / L->block.x % L->block.y;
-	t[2] = lin / (L->block.x * L->block.y);
-}
-
-static void fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int kind,
-                  const char *what)
-{
-	gpu_set_fault(kind);
-	const Launch *L = c->L;
-	uint32_t t[3];
-	thread_of(L, w, l, t);
-	err_set("kernel fault: %s\n  in kernel %s, block (%u,%u,%u), thread (%u,%u,%u), "
-	        "%s:%u", what, L->kname, c->id.x, c->id.y, c->id.z, t[0], t[1], t[2],
-	        L->file, d->line);
-	quote_line(L, d->line);
-}
-
-static const char *space_word(int xs)
-{
-	static const char *const n[] = {"global", "shared", "local", "local", "constant",
-	                                "parameter", "generic"};
-	return n[xs];
-}
-
-static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int xs,
-                      uint64_t a, uint32_t n, const char *why)
-{
-	char msg[512];
-	const char *acc = d->op == OP_ST || d->op == OP_RED ? "store" :
-	                  (d->op == OP_ATOM ? "atomic" : "load");
-	snprintf(msg, sizeof msg, "%s %s %s of %u bytes at address 0x%llx", why,
-	         space_word(xs), acc, n, (unsigned long long)a);
-	fault(c, w, l, d, why[0] == 'm' ? FAULT_MISALIGNED : FAULT_ADDRESS, msg);
-	if (xs == XS_GLOBAL || xs == XS_GENERIC) {
-		const GMem *g = c->L->gm;
-		const Alloc *best = NULL;
-		for (int32_t i = 0; i < g->n; i++)     /* nearest live allocation below */
-			if (g->a[i].live && g->a[i].base <= a) best = &g->a[i];
-		if (best) {
-			uint64_t end = best->base + best->size, past = a - end;
-			err_append("\n  nearest allocation below: 0x%llx..0x%llx (%llu bytes); the "
-			           "access starts ", (unsigned long long)best->base,
-			           (unsigned long long)(end - 1), (unsigned long long)best->size);
-			if (a < end) err_append("inside it and runs past its end");
-			else if (!past) err_append("right after its end");
-			else err_append("%llu bytes after its end", (unsigned long long)past);
-		} else {
-			err_append("\n  no allocation lies below this address");
-		}
-	}
-}
-
-/* host pointer for an access of n bytes at address a in space xs, or NULL
- * after recording a fault */
-static uint8_t *maddr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a,
-                      uint32_t n, int store)
-{
-	const Launch *L = c->L;
-	if (n > 1 && (a & (n - 1))) {
-		mem_fault(c, w, l, d, xs, a, n, "misaligned");
-		return NULL;
-	}
-	if (xs == XS_GENERIC) {
-		if (a - GPU_SHARED_WIN < GPU_WIN_SIZE) xs = XS_SHARED, a -= GPU_SHARED_WIN;
-		else if (a - GPU_LOCAL_WIN < GPU_WIN_SIZE) xs = XS_LOCAL, a -= GPU_LOCAL_WIN;
-		else if (a - GPU_CONST_WIN < GPU_WIN_SIZE) xs = XS_CONST, a -= GPU_CONST_WIN;
-		else if (a - GPU_PARAM_WIN < GPU_WIN_SIZE) xs = XS_KPARAM, a -= GPU_PARAM_WIN;
-		else xs = XS_GLOBAL;
-	}
-	StepTrace *tr = w->trace;
-	if (tr) {
-		tr->space[l] = (uint8_t)xs;
-		tr->addr[l] = xs == XS_FRAME ? a + w->lbase : a;
-		tr->nbytes = n;
-		tr->mem_lanes |= 1u << l;
-	}
-	switch (xs) {
-	case XS_GLOBAL: {
-		uint8_t *p = gmem_ptr(L->gm, a, n, &w->mem_hint);
-		if (!p) mem_fault(c, w, l, d, xs, a, n, "out-of-bounds");
-		return p;
-	}
-	case XS_SHARED:
-		if (a < c->shared_bytes && n <= c->shared_bytes - a) return c->shared + a;
-		break;
-	case XS_FRAME:
-		a += w->lbase;
-		/* fall through */
-	case XS_LOCAL:
-		if (a < w->local_bytes && n <= w->local_bytes - a)
-			return w->local + (size_t)l * w->local_bytes + a;
-		break;
-	case XS_CONST:
-		if (store) {
-			mem_fault(c, w, l, d, xs, a, n, "read-only");
-			return NULL;
-		}
-		if (a < L->cbank_bytes && n <= L->cbank_bytes - a) return L->cbank + a;
-		break;
-	case XS_KPARAM:
-		if (store) {
-			mem_fault(c, w, l, d, xs, a, n, "read-only");
-			return NULL;
-		}
-		if (a < L->param_bytes && n <= L->param_bytes - a) return (uint8_t *)L->params + a;
-		break;
-	}
-	mem_fault(c, w, l, d, xs, a, n, "out-of-bounds");
-	return NULL;
-}
-
-static inline uint64_t load_le(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	memcpy(&v, p, (size_t)n);
-	return v;
-}
-
-static inline void store_le(uint8_t *p, int n, uint64_t v)
-{
-	memcpy(p, &v, (size_t)n);
-}
-
-/* ---- SIMT stack --------------------------------------------------------- */
-
-static void simt_push(Warp *w, SimtEntry e)
-{
-	VEC_RESERVE(w->stk, w->capstk, (size_t)w->nstk + 1);
-	w->stk[w->nstk++] = e;
-}
-
-/* copy a finished call's return values back and restore the caller's frame */
-static void call_return(Cta *c, Warp *w, const SimtEntry *e)
-{
-	const CallInfo *ci = &c->L->img->calls[e->call];
-	uint32_t lanes = e->cmask & ~w->exited;
-	for (int32_t i = 0; i < ci->nrets; i++)
-		LANES(lanes, l) {
-			uint8_t *base = w->local + (size_t)l * w->local_bytes;
-			memcpy(base + e->lbase + ci->ret_dst[i], base + w->lbase + ci->ret_src[i],
-			       (size_t)ci->ret_size[i]);
-		}
-	w->rbase = e->rbase;
-	w->pbase = e->pbase;
-	w->lbase = e->lbase;
-	w->depth--;
-}
-
-/* pop finished entries: reached reconvergence, or no live lanes left */
-static void simt_settle(Cta *c, Warp *w)
-{
-	while (w->nstk) {
-		SimtEntry *t = &w->stk[w->nstk - 1];
-		if ((t->mask & ~w->exited) && t->pc != t->rpc) return;
-		SimtEntry e = *t;
-		w->nstk--;
-		if (e.call >= 0) call_return(c, w, &e);
-	}
-	w->state = W_DONE;
-	c->live_warps--;
-}
-
-/* lanes leave the kernel */
-static void simt_exit(Cta *c, Warp *w, uint32_t lanes)
-{
-	w->exited |= lanes;
-	for (int32_t i = 0; i < w->nstk; i++) w->stk[i].mask &= ~lanes;
-	simt_settle(c, w);
-}
-
-/* lanes return from the current function */
-static void simt_ret(Cta *c, Warp *w, uint32_t lanes)
-{
-	for (int32_t i = w->nstk - 1; i >= 0; i--) {
-		w->stk[i].mask &= ~lanes;
-		if (w->stk[i].call >= 0) break;
-	}
-	simt_settle(c, w);
-}
-
-static void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken)
-{
-	SimtEntry *t = &w->stk[w->nstk - 1];
-	if (taken == act) {
-		t->pc = d->target;
-	} else if (!taken) {
-		t->pc++;
-	} else {
-		/* the top entry becomes the reconvergence entry; a path that starts at
-		 * the reconvergence point needs no entry of its own */
-		int32_t fall = t->pc + 1, func = t->func;
-		t->pc = d->reconv;
-		if (fall != d->reconv)
-			simt_push(w, (SimtEntry){fall, d->reconv, act & ~taken, -1, 0, 0, 0, 0, func});
-		if (d->target != d->reconv)
-			simt_push(w, (SimtEntry){d->target, d->reconv, taken, -1, 0, 0, 0, 0, func});
-	}
-	simt_settle(c, w);
-}
-
-static int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act)
-{
-	const Image *img = c->L->img;
-	const CallInfo *ci = &img->calls[d->aux];
-	const ImgFunc *caller = &img->funcs[d->func], *callee = &img->funcs[ci->callee];
-	int32_t rb = w->rbase + caller->nslot, pb = w->pbase + caller->npred;
-	uint32_t lb = w->lbase + (uint32_t)caller->frame_bytes;
-	if (rb + callee->nslot > img->max_slots || pb + callee->npred > img->max_preds ||
-	    lb + (uint32_t)callee->frame_bytes > w->local_bytes) {
-		char msg[128];
-		snprintf(msg, sizeof msg, "call stack overflow at call depth %d", w->depth + 1);
-		fault(c, w, (uint32_t)__builtin_ctz(act), d, FAULT_STACK, msg);
-		return EX_FAULT;
-	}
-	for (int32_t i = 0; i < ci->nargs; i++)
-		LANES(act, l) {
-			uint8_t *base = w->local + (size_t)l * w->local_bytes;
-			memcpy(base + lb + ci->arg_dst[i], base + w->lbase + ci->arg_src[i],
-			       (size_t)ci->arg_size[i]);
-		}
-	SimtEntry *t = &w->stk[w->nstk - 1];
-	t->pc++;
-	SimtEntry e = {callee->entry, -1, act, d->aux, act, w->rbase, w->pbase, w->lbase,
-	               ci->callee};
-	simt_push(w, e);
-	w->rbase = rb;
-	w->pbase = pb;
-	w->lbase = lb;
-	w->depth++;
-	return EX_OK;
-}
+#include "sim/exec_int.h"
 
 /* ---- special registers --------------------------------------------------- */
 
@@ -332,7 +29,7 @@ static uint64_t sreg_value(const Cta *c, const Warp *w, uint32_t l, int sr, int 
 	const uint32_t *nt = &L->block.x, *ci = &c->id.x, *nc = &L->grid.x;
 	int k = comp ? comp - 1 : 0;
 	switch ((SReg)sr) {
-	case SR_TID: thread_of(L, w, l, t); return t[k];
+	case SR_TID: exec_thread_of(L, w, l, t); return t[k];
 	case SR_NTID: return nt[k];
 	case SR_CTAID: return ci[k];
 	case SR_NCTAID: return nc[k];
@@ -364,74 +61,6 @@ static uint64_t sreg_value(const Cta *c, const Warp *w, uint32_t l, int sr, int 
 	case NSREG: break;
 	}
 	return 0;
-}
-
-/* ---- memory instructions -------------------------------------------------- */
-
-static inline uint64_t addr_of(const Warp *w, const Image *img, const DIns *d, uint32_t l)
-{
-	uint64_t a = (uint64_t)d->aoff;
-	if (d->abase >= 0) {
-		const uint32_t *p = srcp(w, img, d->abase);
-		a += d->aw > 1 ? rd64(p, l) : p[l];
-	}
-	return a;
-}
-
-static int exec_ld(Cta *c, Warp *w, const DIns *d, uint32_t act)
-{
-	const Image *img = c->L->img;
-	int n = d->nd, e = d->elt, sgn = (d->flags & DF_SIGNED) != 0;
-	LANES(act, l) {
-		uint64_t a = addr_of(w, img, d, l);
-		const uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)(e * n), 0);
-		if (!p) return EX_FAULT;
-		for (int i = 0; i < n; i++) {
-			if (d->d[i] < 0) continue;
-			uint64_t v = extend(load_le(p + i * e, e), e, sgn);
-			wrw(dstp(w, d->d[i]), l, d->dw[i], v);
-		}
-	}
-	return EX_OK;
-}
-
-static int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act)
-{
-	const Image *img = c->L->img;
-	int n = d->ns, e = d->elt;
-	LANES(act, l) {
-		uint64_t a = addr_of(w, img, d, l);
-		uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)(e * n), 1);
-		if (!p) return EX_FAULT;
-		for (int i = 0; i < n; i++)
-			store_le(p + i * e, e, rdw(srcp(w, img, d->s[i]), l, d->sw[i]));
-	}
-	return EX_OK;
-}
-
-static int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act)
-{
-	const Image *img = c->L->img;
-	int e = d->elt;
-	LANES(act, l) {
-		uint64_t a = addr_of(w, img, d, l);
-		uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)e, 1);
-		if (!p) return EX_FAULT;
-		uint64_t b = rdw(srcp(w, img, d->s[0]), l, d->sw[0]);
-		uint64_t cc = d->ns > 1 ? rdw(srcp(w, img, d->s[1]), l, d->sw[1]) : 0;
-		uint64_t old = load_le(p, e), nv;
-		/* PTX: f32 atom.add flushes subnormals on global memory but keeps them on
-		 * shared memory; alu_atom models the global form */
-		if (d->aop == AOP_ADD && d->type == PT_F32 && p >= c->shared &&
-		    p < c->shared + c->shared_bytes)
-			nv = alu_fadd(PT_F32, old, b, RND_RN, 0);
-		else
-			nv = alu_atom((AtomOp)d->aop, (PtxType)d->type, old, b, cc);
-		store_le(p, e, nv);
-		if (d->nd && d->d[0] >= 0)
-			wrw(dstp(w, d->d[0]), l, d->dw[0], extend(old, e, (d->flags & DF_SIGNED) != 0));
-	}
-	return EX_OK;
 }
 
 /* ---- warp-level exchange ---------------------------------------------------- */
@@ -891,7 +520,7 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		return EX_OK;
 	case OP_TRAP:
 		if (!gm) break;
-		fault(c, w, (uint32_t)__builtin_ctz(gm), d, FAULT_TRAP, "trap instruction executed");
+		exec_fault(c, w, (uint32_t)__builtin_ctz(gm), d, FAULT_TRAP, "trap instruction executed");
 		return EX_FAULT;
 	case OP_BAR: case OP_BARRIER:
 		/* bar.warp.sync: the lanes of a path run in lockstep here already */

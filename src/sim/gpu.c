@@ -55,7 +55,10 @@ static int last_fault;
 void gpu_set_fault(int kind) { last_fault = kind; }
 int gpu_last_fault(void) { return last_fault; }
 
-int gpu_mem_alloc(Gpu *g, uint64_t bytes, uint64_t *dptr) { return gmem_alloc(&g->gm, bytes, dptr); }
+int gpu_mem_alloc(Gpu *g, uint64_t bytes, uint64_t *dptr)
+{
+	return gmem_alloc(&g->gm, bytes, dptr);
+}
 int gpu_mem_free(Gpu *g, uint64_t dptr) { return gmem_free(&g->gm, dptr); }
 
 void *gpu_mem_host(Gpu *g, uint64_t dptr, uint64_t bytes)

@@ -1,0 +1,93 @@
+/*
+ * exec_int.h -- what the functional core's files share (not public): the
+ * lane loop, register-slot access, and the cross-file entry points of
+ * exec.c (arithmetic, exchange, control), exec_mem.c (memory and fault
+ * reports) and simt.c (the reconvergence stack, calls and returns).
+ */
+#ifndef RFSIM_SIM_EXEC_INT_H
+#define RFSIM_SIM_EXEC_INT_H
+
+#include <string.h>
+
+#include "sim/warp.h"
+
+/* for each set bit l of lane mask m, lowest first */
+#define LANES(m, l) \
+	for (uint32_t m_##l = (m), l; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); \
+	     m_##l &= m_##l - 1)
+
+static inline const uint32_t *srcp(const Warp *w, const Image *img, int32_t s)
+{
+	return s >= 0 ? w->regs + ((size_t)(w->rbase + s) << 5)
+	              : img->imm + ((size_t)(-s - 1) << 5);
+}
+
+static inline uint32_t *dstp(const Warp *w, int32_t d)
+{
+	return w->regs + ((size_t)(w->rbase + d) << 5);
+}
+
+static inline uint64_t rd64(const uint32_t *p, uint32_t l)
+{
+	return p[l] | (uint64_t)p[l + 32] << 32;
+}
+
+static inline uint64_t rdw(const uint32_t *p, uint32_t l, int w)
+{
+	return w > 1 ? rd64(p, l) : p[l];
+}
+
+static inline void wrw(uint32_t *p, uint32_t l, int w, uint64_t v)
+{
+	p[l] = (uint32_t)v;
+	if (w > 1) p[l + 32] = (uint32_t)(v >> 32);
+}
+
+static inline uint32_t pred(const Warp *w, int32_t p)
+{
+	return w->preds[w->pbase + p];
+}
+
+static inline void set_pred(Warp *w, int32_t p, uint32_t lanes, uint32_t bits)
+{
+	uint32_t *q = &w->preds[w->pbase + p];
+	*q = (*q & ~lanes) | (bits & lanes);
+}
+
+/* sign- or zero-extend the low `bytes` of v as type t says */
+static inline uint64_t extend(uint64_t v, int bytes, int sgn)
+{
+	if (bytes >= 8) return v;
+	int sh = 64 - 8 * bytes;
+	return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
+}
+
+static inline uint64_t load_le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, (size_t)n);
+	return v;
+}
+
+static inline void store_le(uint8_t *p, int n, uint64_t v)
+{
+	memcpy(p, &v, (size_t)n);
+}
+
+/* exec_mem.c */
+void exec_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int kind,
+                const char *what);
+int exec_ld(Cta *c, Warp *w, const DIns *d, uint32_t act);
+int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act);
+int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act);
+void exec_thread_of(const Launch *L, const Warp *w, uint32_t l, uint32_t t[3]);
+
+/* simt.c */
+void simt_push(Warp *w, SimtEntry e);
+void simt_settle(Cta *c, Warp *w);
+void simt_exit(Cta *c, Warp *w, uint32_t lanes);
+void simt_ret(Cta *c, Warp *w, uint32_t lanes);
+void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken);
+int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * exec_mem.c -- the functional core's memory instructions (ld, ldu, st,
+ * atom, red) and its fault reports.
+ *
+ * Every access is checked: global addresses against the live allocations
+ * (mem.h), shared, local, constant and parameter addresses against their
+ * sizes, and every address for natural alignment.  A failed check leaves a
+ * compute-sanitizer-like report in err_msg() -- what was accessed, in
+ * which space, by which kernel, block, thread and PTX line (quoted), and
+ * the nearest allocation -- and stops the kernel.  Generic addresses are
+ * resolved through the windows of gpu.h.  With a step trace attached
+ * (warp.h), every lane's resolved space and address is recorded for the
+ * timing model's coalescer.
+ */
+#include <stdio.h>
+
+#include "base/base.h"
+#include "sim/alu.h"
+#include "sim/exec_int.h"
+
+/* ---- fault reports ---------------------------------------------------- */
+
+static void quote_line(const Launch *L, uint32_t line)
+{
+	if (!L->src || !line) return;
+	const char *s = L->src;
+	for (uint32_t n = 1; n < line && *s; s++)
+		if (*s == '\n') n++;
+	while (*s == ' ' || *s == '\t') s++;
+	const char *e = strchr(s, '\n');
+	int len = e ? (int)(e - s) : (int)strlen(s);
+	if (len > 160) len = 160;
+	err_append("\n    %.*s", len, s);
+}
+
+void exec_thread_of(const Launch *L, const Warp *w, uint32_t l, uint32_t t[3])
+{
+	uint32_t lin = (uint32_t)w->widx * 32 + l;
+	t[0] = lin % L->block.x;
+	t[1] = lin / L->block.x % L->block.y;
+	t[2] = lin / (L->block.x * L->block.y);
+}
+
+void exec_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int kind,
+                  const char *what)
+{
+	gpu_set_fault(kind);
+	const Launch *L = c->L;
+	uint32_t t[3];
+	exec_thread_of(L, w, l, t);
+	err_set("kernel fault: %s\n  in kernel %s, block (%u,%u,%u), thread (%u,%u,%u), "
+	        "%s:%u", what, L->kname, c->id.x, c->id.y, c->id.z, t[0], t[1], t[2],
+	        L->file, d->line);
+	quote_line(L, d->line);
+}
+
+static const char *space_word(int xs)
+{
+	static const char *const n[] = {"global", "shared", "local", "local", "constant",
+	                                "parameter", "generic"};
+	return n[xs];
+}
+
+static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int xs,
+                      uint64_t a, uint32_t n, const char *why)
+{
+	char msg[512];
+	const char *acc = d->op == OP_ST || d->op == OP_RED ? "store" :
+	                  (d->op == OP_ATOM ? "atomic" : "load");
+	snprintf(msg, sizeof msg, "%s %s %s of %u bytes at address 0x%llx", why,
+	         space_word(xs), acc, n, (unsigned long long)a);
+	exec_fault(c, w, l, d, why[0] == 'm' ? FAULT_MISALIGNED : FAULT_ADDRESS, msg);
+	if (xs == XS_GLOBAL || xs == XS_GENERIC) {
+		const GMem *g = c->L->gm;
+		const Alloc *best = NULL;
+		for (int32_t i = 0; i < g->n; i++)     /* nearest live allocation below */
+			if (g->a[i].live && g->a[i].base <= a) best = &g->a[i];
+		if (best) {
+			uint64_t end = best->base + best->size, past = a - end;
+			err_append("\n  nearest allocation below: 0x%llx..0x%llx (%llu bytes); the "
+			           "access starts ", (unsigned long long)best->base,
+			           (unsigned long long)(end - 1), (unsigned long long)best->size);
+			if (a < end) err_append("inside it and runs past its end");
+			else if (!past) err_append("right after its end");
+			else err_append("%llu bytes after its end", (unsigned long long)past);
+		} else {
+			err_append("\n  no allocation lies below this address");
+		}
+	}
+}
+
+/* host pointer for an access of n bytes at address a in space xs, or NULL
+ * after recording a fault */
+static uint8_t *maddr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a,
+                      uint32_t n, int store)
+{
+	const Launch *L = c->L;
+	if (n > 1 && (a & (n - 1))) {
+		mem_fault(c, w, l, d, xs, a, n, "misaligned");
+		return NULL;
+	}
+	if (xs == XS_GENERIC) {
+		if (a - GPU_SHARED_WIN < GPU_WIN_SIZE) xs = XS_SHARED, a -= GPU_SHARED_WIN;
+		else if (a - GPU_LOCAL_WIN < GPU_WIN_SIZE) xs = XS_LOCAL, a -= GPU_LOCAL_WIN;
+		else if (a - GPU_CONST_WIN < GPU_WIN_SIZE) xs = XS_CONST, a -= GPU_CONST_WIN;
+		else if (a - GPU_PARAM_WIN < GPU_WIN_SIZE) xs = XS_KPARAM, a -= GPU_PARAM_WIN;
+		else xs = XS_GLOBAL;
+	}
+	StepTrace *tr = w->trace;
+	if (tr) {
+		tr->space[l] = (uint8_t)xs;
+		tr->addr[l] = xs == XS_FRAME ? a + w->lbase : a;
+		tr->nbytes = n;
+		tr->mem_lanes |= 1u << l;
+	}
+	switch (xs) {
+	case XS_GLOBAL: {
+		uint8_t *p = gmem_ptr(L->gm, a, n, &w->mem_hint);
+		if (!p) mem_fault(c, w, l, d, xs, a, n, "out-of-bounds");
+		return p;
+	}
+	case XS_SHARED:
+		if (a < c->shared_bytes && n <= c->shared_bytes - a) return c->shared + a;
+		break;
+	case XS_FRAME:
+		a += w->lbase;
+		/* fall through */
+	case XS_LOCAL:
+		if (a < w->local_bytes && n <= w->local_bytes - a)
+			return w->local + (size_t)l * w->local_bytes + a;
+		break;
+	case XS_CONST:
+		if (store) {
+			mem_fault(c, w, l, d, xs, a, n, "read-only");
+			return NULL;
+		}
+		if (a < L->cbank_bytes && n <= L->cbank_bytes - a) return L->cbank + a;
+		break;
+	case XS_KPARAM:
+		if (store) {
+			mem_fault(c, w, l, d, xs, a, n, "read-only");
+			return NULL;
+		}
+		if (a < L->param_bytes && n <= L->param_bytes - a) return (uint8_t *)L->params + a;
+		break;
+	}
+	mem_fault(c, w, l, d, xs, a, n, "out-of-bounds");
+	return NULL;
+}
+
+/* ---- memory instructions -------------------------------------------------- */
+
+static inline uint64_t addr_of(const Warp *w, const Image *img, const DIns *d, uint32_t l)
+{
+	uint64_t a = (uint64_t)d->aoff;
+	if (d->abase >= 0) {
+		const uint32_t *p = srcp(w, img, d->abase);
+		a += d->aw > 1 ? rd64(p, l) : p[l];
+	}
+	return a;
+}
+
+int exec_ld(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	int n = d->nd, e = d->elt, sgn = (d->flags & DF_SIGNED) != 0;
+	LANES(act, l) {
+		uint64_t a = addr_of(w, img, d, l);
+		const uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)(e * n), 0);
+		if (!p) return EX_FAULT;
+		for (int i = 0; i < n; i++) {
+			if (d->d[i] < 0) continue;
+			uint64_t v = extend(load_le(p + i * e, e), e, sgn);
+			wrw(dstp(w, d->d[i]), l, d->dw[i], v);
+		}
+	}
+	return EX_OK;
+}
+
+int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	int n = d->ns, e = d->elt;
+	LANES(act, l) {
+		uint64_t a = addr_of(w, img, d, l);
+		uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)(e * n), 1);
+		if (!p) return EX_FAULT;
+		for (int i = 0; i < n; i++)
+			store_le(p + i * e, e, rdw(srcp(w, img, d->s[i]), l, d->sw[i]));
+	}
+	return EX_OK;
+}
+
+int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	int e = d->elt;
+	LANES(act, l) {
+		uint64_t a = addr_of(w, img, d, l);
+		uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)e, 1);
+		if (!p) return EX_FAULT;
+		uint64_t b = rdw(srcp(w, img, d->s[0]), l, d->sw[0]);
+		uint64_t cc = d->ns > 1 ? rdw(srcp(w, img, d->s[1]), l, d->sw[1]) : 0;
+		uint64_t old = load_le(p, e), nv;
+		/* PTX: f32 atom.add flushes subnormals on global memory but keeps them on
+		 * shared memory; alu_atom models the global form */
+		if (d->aop == AOP_ADD && d->type == PT_F32 && p >= c->shared &&
+		    p < c->shared + c->shared_bytes)
+			nv = alu_fadd(PT_F32, old, b, RND_RN, 0);
+		else
+			nv = alu_atom((AtomOp)d->aop, (PtxType)d->type, old, b, cc);
+		store_le(p, e, nv);
+		if (d->nd && d->d[0] >= 0)
+			wrw(dstp(w, d->d[0]), l, d->dw[0], extend(old, e, (d->flags & DF_SIGNED) != 0));
+	}
+	return EX_OK;
+}
+
