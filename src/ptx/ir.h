@@ -75,6 +75,7 @@ enum {                       /* op flags (OpInfo.flags) */
 	OPF_RET      = 1 << 8,
 	OPF_EXIT     = 1 << 9,   /* ends the thread */
 	OPF_PSEUDO   = 1 << 10,  /* not executed */
+	OPF_RFOP     = 1 << 11,  /* register-file directive of a mechanism pass (ops.def) */
 };
 
 typedef enum Op {

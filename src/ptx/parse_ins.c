@@ -509,6 +509,7 @@ static Shape shape(const Ins *in)
 	case OP_CALL: s.lo = 2, s.hi = 3, s.dest = 0; break;
 	case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
+	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
 		s.lo = s.hi = 0, s.dest = 0; break;
 	}
 	return s;

@@ -617,6 +617,11 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
 	case OP_RET: case OP_EXIT: case OP_TRAP:
 		return RF_OK;
+	case OP_RF_PREFETCH:                /* o[0]: the register set's index, kept in imm */
+		if (in->nd + in->ns > 0 && in->o[0].kind == OPK_IMM) d->imm = in->o[0].imm;
+		return RF_OK;
+	case OP_RF_ACQUIRE: case OP_RF_RELEASE:
+		return RF_OK;
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
 		break;
 	}

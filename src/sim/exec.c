@@ -538,6 +538,7 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		break;
 	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END:
+	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
 		break;
 	case OP_SHFL: if (gm) exec_shfl(w, img, d, gm); break;
 	case OP_VOTE: if (gm) exec_vote(w, img, d, gm); break;
