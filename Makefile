@@ -79,7 +79,9 @@ check: test san
 bench: $(BUILD)/rfsim
 	python3 bench/bench.py $(BUILD)/rfsim
 
-# docs/workloads.md: rfsim's register counts beside ptxas -v's (needs ptxas)
+# docs/workloads.md: rfsim's register counts beside ptxas -v's (needs ptxas),
+# launch shapes, warp instructions and occupancy per config: runs every
+# workload at every size (~1-2 min; cached in build/docs-cache per binary)
 docs: $(BUILD)/rfsim
 	python3 docs/gen_workloads.py $(BUILD)/rfsim
 

@@ -5,10 +5,15 @@ First the compiler's speed (compile_bench.py: analyses and register
 allocation of a 10,000-instruction kernel), then the simulation's.
 
 Runs every built-in workload (or those named) once at --size default with
---stats, and prints per workload the simulated thread and warp instructions
-per host second (the "totals" of the stats file), then the medians.  The
-rates come from rfsim's own timing of the simulation (sim_seconds), so host
-code, input generation and output checks are left out.
+--stats, on the timing model of maxwell-ltrf unless -c/-s say otherwise, and
+prints per workload the simulated cycles, thread and warp instructions per
+host second (the "totals" of the stats file), then the medians.  Those rates
+come from rfsim's own timing of the simulation (sim_seconds, wall clock),
+so host code, input generation and output checks are left out.  On a busy
+machine wall-clock time overstates what one core needs, so a second warp
+rate divides by the whole process's user CPU time (input generation,
+compilation and checks included: a lower bound).  Peak memory is the
+process's maximum resident set size.
 
     python3 bench/bench.py [RFSIM] [--size S] [-c CONFIG] [-s K=V]... [WORKLOAD...]
 
@@ -43,7 +48,7 @@ def main():
     ap.add_argument("rfsim", nargs="?", default="build/rfsim")
     ap.add_argument("workload", nargs="*")
     ap.add_argument("--size", default="default", choices=["small", "default", "large"])
-    ap.add_argument("-c", "--config")
+    ap.add_argument("-c", "--config", default="maxwell-ltrf")
     ap.add_argument("-s", "--set", action="append", default=[])
     a = ap.parse_args()
 
@@ -51,27 +56,33 @@ def main():
     names = a.workload or workloads(a.rfsim)
     compile_bench(a.rfsim)
     print(f"rfsim bench, size {a.size}\n")
-    print(f"{'workload':16} {'thread insts':>14} {'warp insts':>12} {'sim s':>8} "
-          f"{'M thr-inst/s':>13} {'M warp-inst/s':>14}")
-    thr, warp, failed = [], [], []
+    print(f"{'workload':16} {'cycles':>10} {'warp insts':>12} {'sim s':>8} "
+          f"{'M thr-inst/s':>13} {'M warp-inst/s':>14} {'(cpu)':>7} {'peak MB':>8}")
+    thr, warp, cpu, rss, failed = [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for w in names:
             st = os.path.join(tmp, w + ".json")
-            p = subprocess.run([a.rfsim, "run", w, "--size", a.size, "--stats", st, *extra],
-                               capture_output=True, text=True)
-            if p.returncode != 0 or not os.path.exists(st):
+            p = subprocess.Popen([a.rfsim, "run", w, "--size", a.size, "--stats", st, *extra],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            err = p.stderr.read()
+            _, status, ru = os.wait4(p.pid, 0)
+            rc = os.waitstatus_to_exitcode(status)
+            if rc != 0 or not os.path.exists(st):
                 failed.append(w)
-                print(f"{w:16} FAILED (exit {p.returncode}): {p.stderr.strip()[:200]}")
+                print(f"{w:16} FAILED (exit {rc}): {err.strip()[:200]}")
                 continue
             t = json.load(open(st))["totals"]
             thr.append(t["thread_inst_per_sec"])
             warp.append(t["warp_inst_per_sec"])
-            print(f"{w:16} {t['thread_instructions']:>14} {t['warp_instructions']:>12} "
-                  f"{t['sim_seconds']:>8.3f} {thr[-1] / 1e6:>13.2f} {warp[-1] / 1e6:>14.2f}",
-                  flush=True)
+            cpu.append(t["warp_instructions"] / max(ru.ru_utime, 1e-9))
+            rss.append(ru.ru_maxrss / 1024)
+            print(f"{w:16} {t.get('cycles', 0):>10} {t['warp_instructions']:>12} "
+                  f"{t['sim_seconds']:>8.3f} {thr[-1] / 1e6:>13.2f} {warp[-1] / 1e6:>14.2f} "
+                  f"{cpu[-1] / 1e6:>7.2f} {rss[-1]:>8.0f}", flush=True)
     if thr:
-        print(f"\n{'median':16} {'':>14} {'':>12} {'':>8} "
-              f"{statistics.median(thr) / 1e6:>13.2f} {statistics.median(warp) / 1e6:>14.2f}")
+        print(f"\n{'median':16} {'':>10} {'':>12} {'':>8} "
+              f"{statistics.median(thr) / 1e6:>13.2f} {statistics.median(warp) / 1e6:>14.2f} "
+              f"{statistics.median(cpu) / 1e6:>7.2f} {max(rss):>8.0f} (largest)")
     if failed:
         print(f"\nfailed: {' '.join(failed)}", file=sys.stderr)
         return 1

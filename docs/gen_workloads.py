@@ -5,13 +5,23 @@ For every built-in workload's kernels: the registers per thread rfsim's
 allocator gives them (`rfsim analyze --json`, Hopper config: sm_90's 255
 register limit) beside what NVIDIA's `ptxas -v -arch=sm_90` reports for
 the same PTX, their ratio, and what the kernel gets on the papers'
-GTX 480 (63 registers at most: spills, occupancy and its limiter).
+GTX 480 (63 registers at most: spills).  Then what the workloads launch:
+every workload is run functionally at each size (`rfsim run W --size S
+--functional --stats`), giving each kernel's distinct launch shapes per
+size and its dynamic warp instructions at `default` size; and, at the
+block size and dynamic shared memory it is actually launched with at
+`default` size, its occupancy and limiter on every built-in config
+(`rfsim analyze W -c CONFIG -k KERNEL -b X,Y,Z --shared B --json`).
 
-    python3 docs/gen_workloads.py [RFSIM] [-o docs/workloads.md]
+    python3 docs/gen_workloads.py [RFSIM] [-o docs/workloads.md] [-j 2]
+                                  [--sizes small,default,large]
 
-Needs ptxas on PATH (or $PTXAS); without it the ptxas columns say "-".
-tests/test_regalloc.py imports compare() to hold the allocator to the
-quality bar: median ratio within 0.8-1.25, every kernel within 0.5-2.
+The runs go -j at a time and are cached under build/docs-cache/, keyed by
+the rfsim binary's mtime and size, so a rerun with an unchanged binary
+only re-analyzes.  Needs ptxas on PATH (or $PTXAS); without it the ptxas
+columns say "-".  tests/test_regalloc.py imports compare() to hold the
+allocator to the quality bar: median ratio within 0.8-1.25, every kernel
+within 0.5-2.
 """
 
 import argparse
@@ -22,6 +32,10 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +53,29 @@ def workloads(rfsim):
     return names
 
 
+def listed(rfsim, section):
+    """{name: rest of line} for the entries under 'SECTION:' in `rfsim list`."""
+    out = subprocess.run([rfsim, "list"], capture_output=True, text=True, check=True).stdout
+    res, inside = {}, False
+    for line in out.splitlines():
+        if line and not line[0].isspace():
+            inside = line.strip() == section + ":"
+        elif inside and line.strip():
+            name, _, rest = line.strip().partition(" ")
+            res[name] = rest.strip()
+    return res
+
+
+def configs(rfsim):
+    """The built-in configs, in `rfsim list` order."""
+    return list(listed(rfsim, "configs"))
+
+
+def categories(rfsim):
+    """{workload: declared category} from `rfsim list`."""
+    return {w: (rest.split() or ["?"])[0] for w, rest in listed(rfsim, "workloads").items()}
+
+
 def analyze(rfsim, what, config):
     """The kernels of `rfsim analyze WHAT -c CONFIG --json -`."""
     p = subprocess.run([rfsim, "analyze", what, "-c", config, "--json", "-"],
@@ -46,6 +83,160 @@ def analyze(rfsim, what, config):
     if p.returncode:
         raise RuntimeError(f"rfsim analyze {what}: {p.stderr.strip()}")
     return json.loads(p.stdout)["kernels"]
+
+
+SIZES = ("small", "default", "large")
+CACHE = ROOT / "build" / "docs-cache"
+
+
+def snapshot(rfsim):
+    """A private copy of the rfsim binary in build/docs-cache/MTIME-SIZE/, the
+    cache of its runs (stale keys are removed): a rebuild by someone else while
+    the docs are generated can neither break the runs nor mix two binaries.
+    Returns (cache directory, copy); the copy finds configs/ from the cwd."""
+    for _ in range(5):
+        st = os.stat(rfsim)
+        d = CACHE / f"{st.st_mtime_ns}-{st.st_size}"
+        if CACHE.is_dir():
+            for old in CACHE.iterdir():
+                if old != d and old.is_dir():
+                    shutil.rmtree(old, ignore_errors=True)
+        d.mkdir(parents=True, exist_ok=True)
+        exe = d / "rfsim"
+        if not exe.exists():
+            tmp = d / f"rfsim.{os.getpid()}.tmp"
+            shutil.copy2(rfsim, tmp)
+            os.replace(tmp, exe)
+        st2 = os.stat(rfsim)
+        if (st2.st_mtime_ns, st2.st_size) == (st.st_mtime_ns, st.st_size):
+            return d, str(exe)
+        time.sleep(2)
+    raise RuntimeError(f"{rfsim} keeps changing (being rebuilt?)")
+
+
+def run_stats(rfsim, workload, size, cdir):
+    """The launches of `rfsim run WORKLOAD --size SIZE --functional --stats`,
+    cached in CDIR.  A run that fails is reported, not cached."""
+    f = cdir / f"{workload}.{size}.json"
+    try:
+        return json.loads(f.read_text())
+    except (OSError, ValueError):
+        pass
+    with tempfile.TemporaryDirectory() as td:
+        stats = Path(td) / "stats.json"
+        t0 = time.monotonic()
+        p = subprocess.run([rfsim, "run", workload, "--size", size, "--functional",
+                            "--stats", str(stats)], capture_output=True, text=True)
+        wall = time.monotonic() - t0
+        d = json.loads(stats.read_text()) if stats.exists() else None
+    if p.returncode or d is None:
+        last = (p.stderr.strip() or p.stdout.strip() or "no output").splitlines()[-1]
+        return {"workload": workload, "size": size, "error": f"exit {p.returncode}: {last}",
+                "kernels": d["kernels"] if d else []}
+    res = {"workload": workload, "size": size, "check": d.get("check"), "wall_s": wall,
+           "kernels": [{k: x[k] for k in ("name", "grid", "block", "dyn_shared_bytes",
+                                          "warp_instructions")} for x in d["kernels"]]}
+    tmp = f.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(res))
+    os.replace(tmp, f)
+    return res
+
+
+def run_all(rfsim, cdir, names, sizes, pool):
+    """{(workload, size): run_stats(...)}, the biggest sizes started first."""
+    order = [(w, s) for s in reversed(SIZES) if s in sizes for w in names]
+    futs = {key: pool.submit(run_stats, rfsim, *key, cdir) for key in order}
+    return {key: f.result() for key, f in futs.items()}
+
+
+def analyze_kernel(rfsim, workload, config, kernel, block=None, shared=0):
+    """`rfsim analyze WORKLOAD -c CONFIG -k KERNEL [-b X,Y,Z --shared B]`'s kernel."""
+    cmd = [rfsim, "analyze", workload, "-c", config, "-k", kernel, "--json", "-"]
+    if block:
+        cmd += ["-b", ",".join(map(str, block)), "--shared", str(shared)]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        raise RuntimeError(f"{' '.join(cmd[1:])}: {p.stderr.strip()}")
+    return json.loads(p.stdout)["kernels"][0]
+
+
+def dims(v, n=None):
+    """(16, 16, 1) -> '16×16'; N: show exactly N dimensions."""
+    v = list(v)
+    if n is None:
+        n = max([i + 1 for i, x in enumerate(v) if x != 1] + [1])
+    return "×".join(map(str, v[:n]))
+
+
+def ndims(vs):
+    return max(len(dims(v).split("×")) for v in vs)
+
+
+def shapes(launches):
+    """'grid · block, ×launches' per distinct shape; a block size launched
+    with more than 2 grid sizes gives their range."""
+    by_block = defaultdict(Counter)
+    for k in launches:
+        by_block[tuple(k["block"])][tuple(k["grid"])] += 1
+    parts = []
+    for b, grids in by_block.items():
+        n = ndims(grids)
+        if len(grids) <= 2:
+            parts += [f"{dims(g, n)} · {dims(b)}" + (f", ×{c}" if c > 1 else "")
+                      for g, c in grids.items()]
+        else:
+            gs = sorted(grids, key=lambda g: (g[0] * g[1] * g[2], g))
+            parts.append(f"{dims(gs[0], n)} … {dims(gs[-1], n)} ({len(grids)} grids) · "
+                         f"{dims(b)}, ×{sum(grids.values())}")
+    return "<br>".join(parts)
+
+
+def launches(rfsim, cdir, sizes=SIZES, jobs=2):
+    """Per workload: its kernels' launch shapes per size, dynamic warp
+    instructions at default size, and occupancy on every built-in config at
+    the block size (and dynamic shared memory) of its default-size launches."""
+    names, cfgs = workloads(rfsim), configs(rfsim)
+    cat = categories(rfsim)
+    with ThreadPoolExecutor(jobs) as pool:
+        runs = run_all(rfsim, cdir, names, sizes, pool)
+        kernels = {w: [k["name"] for k in analyze(rfsim, w, "hopper-h100")] for w in names}
+        res, futs = [], {}
+        for w in names:
+            per = {s: runs.get((w, s)) for s in sizes}
+            rows = []
+            for name in kernels[w]:
+                ls = {s: [k for k in per[s]["kernels"] if k["name"] == name]
+                      for s in sizes if per[s]}
+                dflt = ls.get("default", [])
+                insts = Counter()
+                for k in dflt:
+                    insts[(tuple(k["block"]), k["dyn_shared_bytes"])] += k["warp_instructions"]
+                block, shared = insts.most_common(1)[0][0] if insts else (None, 0)
+                row = {"workload": w, "kernel": name, "launches": ls, "block": block,
+                       "shared": shared, "warp_insts": sum(insts.values()) if dflt else None}
+                for c in cfgs:
+                    futs[(w, name, c)] = pool.submit(analyze_kernel, rfsim, w, c, name,
+                                                     block, shared)
+                rows.append(row)
+            main = max((r for r in rows if r["warp_insts"]), key=lambda r: r["warp_insts"],
+                       default=None)
+            errors = {s: r["error"] for s, r in per.items() if r and "error" in r}
+            res.append({"workload": w, "category": cat.get(w, "?"), "kernels": rows,
+                        "main": main["kernel"] if main else None, "errors": errors})
+        for r in res:
+            for row in r["kernels"]:
+                row["occ"] = {c: futs[(r["workload"], row["kernel"], c)].result() for c in cfgs}
+    return res, cfgs
+
+
+def register_limited(res, config):
+    """Workloads whose main kernel is register-limited on CONFIG."""
+    out = []
+    for r in res:
+        m = next((k for k in r["kernels"] if k["kernel"] == r["main"]), None)
+        if m and m["occ"][config]["occupancy"]["limiter"] == "registers":
+            out.append(r["workload"])
+    return out
 
 
 def ptxas_path():
@@ -108,23 +299,61 @@ def summary(rows):
             "worst": max(rows, key=lambda x: abs(x["ratio"] - 1) if x["ratio"] else 0)}
 
 
-def occ(o):
-    return f'{o["ctas_per_sm"]} / {o["warps_per_sm"]} ({o["limiter"]})'
+def occ(k):
+    """'regs: CTAs / warps (limiter)' of an analyzed kernel."""
+    o = k["occupancy"]
+    lim = f'**{o["limiter"]}**' if o["limiter"] == "registers" else o["limiter"]
+    spill = "+spills" if k["spills"] else ""
+    return f'{k["regs_per_thread"]}{spill}: {o["ctas_per_sm"]} / {o["warps_per_sm"]} {lim}'
 
 
-def markdown(rows, ptxas):
+def fmt_int(n):
+    return f"{n:,}".replace(",", "\u202f") if n is not None else "-"
+
+
+def markdown(rows, ptxas, res=None, cfgs=(), sizes=SIZES):
     s = summary(rows)
-    out = ["# Workloads: registers per thread\n",
-           "Generated by `make docs` (docs/gen_workloads.py) from `rfsim analyze --json` and",
-           "`ptxas -v -arch=sm_90`; do not edit by hand.\n",
-           "rfsim allocates nvcc's PTX itself (src/analysis/regalloc.c) and executes the",
-           "allocated code.  **rfsim** is its count under the hopper-h100 config (sm_90's",
-           "limit of 255, no spills), callees included as ptxas counts them; **pressure**",
-           "is the most 32-bit registers live at once in the PTX, the lower bound a",
-           "colouring aims at; **ratio** is rfsim / ptxas.  The GTX 480 columns use the",
-           "default config (fermi-gtx480: at most 63 registers, so big kernels spill to",
-           "local memory), occupancy as CTAs / warps per SM (limiter) at 256 threads per",
-           "CTA or the kernel's `.maxntid`.\n"]
+    out = ["# Workloads: registers, launches and occupancy\n",
+           "Generated by `make docs` (docs/gen_workloads.py) from `rfsim analyze --json`,",
+           "`ptxas -v -arch=sm_90` and `rfsim run --functional --stats` of every workload",
+           "at every size; do not edit by hand.\n"]
+    if res:
+        n = len(res)
+        out.append("## Register-limited workloads\n")
+        out.append("The **main kernel** of a workload is the one with the most dynamic warp "
+                   "instructions at `default` size; by rfsim's own allocation under each "
+                   "config, at the block size it is launched with, its occupancy is limited "
+                   "by registers in:\n")
+        for c in cfgs:
+            lim = register_limited(res, c)
+            out.append(f"- **{c}: {len(lim)} of {n}** workloads"
+                       + (f" ({', '.join(lim)})" if lim else ""))
+        out.append("")
+        declared = [r["workload"] for r in res if r["category"] == "register-limited"]
+        for c in ("maxwell-ltrf", "fermi-gtx480"):
+            if c not in cfgs:
+                continue
+            lim = register_limited(res, c)
+            miss = [w for w in declared if w not in lim]
+            extra = [w for w in lim if w not in declared]
+            out.append(f"Of the {len(declared)} workloads `rfsim list` declares register-limited, "
+                       f"{len(declared) - len(miss)} are on {c}"
+                       + (f" (not: {', '.join(miss)})" if miss else "")
+                       + (f"; declared insensitive but register-limited there: {', '.join(extra)}"
+                          if extra else "") + ".")
+        out.append("")
+        errs = [f'{r["workload"]} at {sz}: {e}' for r in res for sz, e in r["errors"].items()]
+        if errs:
+            out.append("**Runs that failed** (their launches are missing below): "
+                       + "; ".join(errs) + ".\n")
+    out += ["## Registers per thread\n",
+            "rfsim allocates nvcc's PTX itself (src/analysis/regalloc.c) and executes the",
+            "allocated code.  **rfsim** is its count under the hopper-h100 config (sm_90's",
+            "limit of 255, no spills), callees included as ptxas counts them; **pressure**",
+            "is the most 32-bit registers live at once in the PTX, the lower bound a",
+            "colouring aims at; **ratio** is rfsim / ptxas.  The GTX 480 columns use the",
+            "default config (fermi-gtx480: at most 63 registers, so big kernels spill to",
+            "local memory).\n"]
     if s:
         out.append(f'ptxas {ptxas_version(ptxas)}: {s["n"]} kernels, ratio median '
                    f'**{s["median"]:.2f}**, range {s["min"]:.2f} - {s["max"]:.2f} '
@@ -132,16 +361,15 @@ def markdown(rows, ptxas):
     else:
         out.append("ptxas was not found: its columns are empty.\n")
     out.append("| workload | kernel | rfsim | ptxas | ratio | pressure | insts | blocks | "
-               "loops | moves removed | GTX480 regs | GTX480 spilled | GTX480 occupancy | "
-               "H100 occupancy |")
-    out.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|")
+               "loops | moves removed | GTX480 regs | GTX480 spilled |")
+    out.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for x in rows:
         ratio = f'{x["ratio"]:.2f}' if x["ratio"] else "-"
         px = x["ptxas"] if x["ptxas"] is not None else "-"
         out.append(f'| {x["workload"]} | `{x["kernel"]}` | {x["regs"]} | {px} | {ratio} | '
                    f'{x["pressure"]} | {x["instructions"]} | {x["blocks"]} | {x["loops"]} | '
                    f'{x["moves_removed"]}/{x["moves"]} | {x["fermi_regs"]} | '
-                   f'{x["fermi_spills"]} | {occ(x["fermi_occ"])} | {occ(x["h100_occ"])} |')
+                   f'{x["fermi_spills"]} |')
     out.append("""
 Where the two differ most, ptxas has done what rfsim's allocator does not model.
 Below 1: ptxas scheduled loads early or unrolled a loop further for memory-level
@@ -151,7 +379,56 @@ loop-invariant address parts) in sm_75+'s uniform registers, which `ptxas -v`
 does not count, and folded address arithmetic and byte extraction into SASS
 addressing modes and video instructions (`stencil27`, `sad_search`,
 `lavamd_forces`); the GTX 480 and Maxwell machines of the papers have no
-uniform registers, so rfsim counts those values as ordinary registers.""")
+uniform registers, so rfsim counts those values as ordinary registers.
+""")
+    if not res:
+        return "\n".join(out) + "\n"
+    main = {(r["workload"], r["main"]) for r in res}
+
+    def kname(r, k):
+        return f'**`{k["kernel"]}`**' if (r["workload"], k["kernel"]) in main \
+            else f'`{k["kernel"]}`'
+
+    out += ["## Launches\n",
+            "Each workload run with `rfsim run W --size S --functional --stats`: per kernel,",
+            "its distinct launch shapes as *grid · block* (blocks · threads per block, in",
+            "x×y×z), with the number of launches when more than one; a block size launched",
+            "with more than two grid sizes shows their smallest and largest.  **Warp",
+            "instructions** are the kernel's dynamic warp instructions at `default` size,",
+            "summed over its launches; the main kernel is in bold."]
+    missing = [sz for sz in SIZES if sz not in sizes]
+    if missing:
+        out.append(f"Not run this time (too slow for `make docs`): {', '.join(missing)}.")
+    out.append("")
+    out.append("| workload | kernel | " + " | ".join(f"`{sz}`" for sz in SIZES)
+               + " | warp instructions (`default`) |")
+    out.append("|---|---|" + "---|" * len(SIZES) + "--:|")
+    for r in res:
+        for k in r["kernels"]:
+            cells = []
+            for sz in SIZES:
+                if sz not in k["launches"]:
+                    cells.append("not run")
+                else:
+                    cells.append(shapes(k["launches"][sz]) or "not launched")
+            out.append(f'| {r["workload"]} | {kname(r, k)} | ' + " | ".join(cells)
+                       + f' | {fmt_int(k["warp_insts"])} |')
+    out += ["",
+            "## Occupancy on the built-in configs\n",
+            "`rfsim analyze W -c CONFIG -k KERNEL -b BLOCK --shared DYN --json` at the block",
+            "size and dynamic shared memory the kernel is launched with at `default` size",
+            "(the launches with the most warp instructions, if several).  Each cell:",
+            "*registers per thread* by rfsim's allocation under that config (+spills where",
+            "it spills to local memory to fit the config's cap): *CTAs / warps per SM* and",
+            "the limiter (**registers** in bold).  The main kernel is in bold.\n",
+            "| workload | category | kernel | block | dyn. shared | "
+            + " | ".join(cfgs) + " |",
+            "|---|---|---|--:|--:|" + "---|" * len(cfgs)]
+    for r in res:
+        for k in r["kernels"]:
+            blk = dims(k["block"]) if k["block"] else "not launched"
+            out.append(f'| {r["workload"]} | {r["category"]} | {kname(r, k)} | {blk} | '
+                       f'{k["shared"]} | ' + " | ".join(occ(k["occ"][c]) for c in cfgs) + " |")
     return "\n".join(out) + "\n"
 
 
@@ -159,16 +436,34 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("rfsim", nargs="?", default=str(ROOT / "build" / "rfsim"))
     ap.add_argument("-o", "--output", default=str(ROOT / "docs" / "workloads.md"))
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="runs at a time [2]")
+    ap.add_argument("--sizes", default=",".join(SIZES),
+                    help="sizes to run, comma-separated [small,default,large]")
     a = ap.parse_args()
+    sizes = [x for x in a.sizes.split(",") if x]
+    if "default" not in sizes or any(x not in SIZES for x in sizes):
+        ap.error(f"--sizes: a subset of {','.join(SIZES)} that includes default")
+    t0 = time.monotonic()
     ptxas = ptxas_path()
-    rows = compare(a.rfsim, ptxas)
-    Path(a.output).write_text(markdown(rows, ptxas))
+    out = Path(a.output).resolve()
+    cdir, rfsim = snapshot(Path(a.rfsim).resolve())
+    os.chdir(ROOT)      # the snapshot finds configs/ here
+    rows = compare(rfsim, ptxas)
+    res, cfgs = launches(rfsim, cdir, sizes, a.jobs)
+    out.write_text(markdown(rows, ptxas, res, cfgs, sizes))
     s = summary(rows)
     if s:
         print(f'{a.output}: {s["n"]} kernels, ratio median {s["median"]:.2f}, '
               f'range {s["min"]:.2f}-{s["max"]:.2f}')
     else:
         print(f"{a.output}: written without ptxas", file=sys.stderr)
+    for c in cfgs:
+        lim = register_limited(res, c)
+        print(f"register-limited on {c}: {len(lim)} of {len(res)} ({' '.join(lim)})")
+    for r in res:
+        for sz, e in r["errors"].items():
+            print(f"warning: rfsim run {r['workload']} --size {sz}: {e}", file=sys.stderr)
+    print(f"{time.monotonic() - t0:.1f} s")
     return 0
 
 

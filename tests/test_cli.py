@@ -510,10 +510,40 @@ def test_bad_size():
     assert p.returncode == 2 and "'huge'" in p.stderr
 
 
-def test_compare_small():
-    wls = listed()[0]
-    p = ok(rfsim("compare", "--size", "small"))
+def models():
+    """Register-file model names, as `rfsim run --help` lists them."""
+    out = ok(rfsim("run", "--help")).stdout
+    sect = out.split("register-file models", 1)[1].split("\n\n", 1)[0]
+    return [line.split()[0] for line in sect.splitlines()[1:] if line.strip()]
+
+
+def test_compare_small(tmp_path):
+    wls, ms = listed()[0], models()
+    assert ms[:2] == ["baseline", "ideal"]
+    csv = tmp_path / "cmp.csv"
+    p = ok(rfsim("compare", "--size", "small", "--csv", csv))
     for w in wls:
-        assert re.search(rf"^{re.escape(w)}\s.*PASS$", p.stdout, re.M), p.stdout
-    assert "geometric mean rate" in p.stdout
-    assert f"{len(wls)} of {len(wls)} checks passed" in p.stdout
+        assert re.search(rf"^{re.escape(w)}\s+baseline\s.*PASS$", p.stdout, re.M), p.stdout
+    for m in ms:
+        assert re.search(rf"^(geomean)?\s+{m}\s", p.stdout, re.M), p.stdout
+    n = len(wls) * len(ms)
+    assert f"{n} of {n} runs passed their checks" in p.stdout
+    rows = csv.read_text().splitlines()
+    assert rows[0] == ("workload,model,cycles,warp_instructions,ipc,ipc_norm,mrf_reads,"
+                       "mrf_writes,check")
+    body = [r.split(",") for r in rows[1:]]
+    assert len(body) == n + len(ms)
+    for r in body[:n]:
+        assert r[8] == "PASS" and int(r[2]) > 0 and int(r[6]) > 0
+        if r[1] == "baseline":
+            assert float(r[5]) == 1.0
+
+
+def test_compare_models_and_errors():
+    p = ok(rfsim("compare", "--size", "small", "--models", "ideal", "-j", "1",
+                 listed()[0][0]))
+    assert "IPC normalized to ideal" in p.stdout and "baseline" not in p.stdout
+    p = rfsim("compare", "--models", "nosuch", listed()[0][0])
+    assert p.returncode == 2 and "nosuch" in p.stderr and "baseline" in p.stderr
+    p = rfsim("compare", "--functional", listed()[0][0])
+    assert p.returncode == 2

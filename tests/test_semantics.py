@@ -1530,8 +1530,11 @@ def test_results_identical_across_configs(sim, tmp_path):
         for cfg in CONFIG_NAMES:
             for extra in ([], ["--functional"]):
                 r = ok(sim(ptx, k, g, b, *args, config=cfg, extra=extra))
-                outs[(cfg, bool(extra))] = [r.buf(n) for n, a in enumerate(args)
-                                            if a.startswith("buf:")]
+                bufs = [r.buf(n) for n, a in enumerate(args) if a.startswith("buf:")]
+                if k == "contend":     # exch's last writer (acc[10], and acc64[1], the
+                    bufs[0] = bufs[0][:40] + bufs[0][44:]   # sum of its olds) is a race
+                    bufs[2] = bufs[2][:8] + bufs[2][16:]
+                outs[(cfg, bool(extra))] = bufs
         first = next(iter(outs.values()))
         differ = [key for key, v in outs.items() if v != first]
         assert not differ, f"{ptx}:{k}: output differs under {differ}"

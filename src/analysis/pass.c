@@ -7,7 +7,13 @@
  *     live_compute        per-thread liveness                 dump letter l
  *     live_compute_div    warp-level liveness (dump only)     dump letter d
  *     regalloc_func       virtual -> architected registers    dump letters s, a
+ *     regshare_reorder    registers renamed by first use      dump letter r
+ *                         (regshare.enable and regshare.reorder; regshare.c)
+ *     prefetch_insert     LTRF intervals or strands, and  dump letter i
+ *                         rfsim.prefetch at their entries (ltrf.partition;
+ *                         interval.c, strand.c, prefetch.c)
  *   kernel_regs           each kernel's register count, callees included
+ *   regmutex_func         acquire/release, compaction (regmutex.enable)  dump letter m
  *   (the module, printed)                                     dump letter p
  *
  * `-s compiler.dump=LETTERS` writes those dumps to stderr; `-s
@@ -39,12 +45,14 @@
 #include <time.h>
 
 #include "analysis/cfg.h"
+#include "analysis/interval.h"
 #include "analysis/live.h"
 #include "analysis/occupancy.h"
+#include "analysis/regshare.h"
 #include "base.h"
 #include "ptx.h"
 
-typedef struct Dumps { int c, l, d, s, a, p; } Dumps;
+typedef struct Dumps { int c, l, d, s, a, p, r, i, m; } Dumps;
 
 /* CPU seconds of this thread: compile times stay comparable on a busy host */
 static double cpu_sec(void)
@@ -58,7 +66,8 @@ static Dumps dumps_of(const Config *cfg)
 {
 	const char *s = cfg->compiler_dump;
 	return (Dumps){strchr(s, 'c') != NULL, strchr(s, 'l') != NULL, strchr(s, 'd') != NULL,
-	               strchr(s, 's') != NULL, strchr(s, 'a') != NULL, strchr(s, 'p') != NULL};
+	               strchr(s, 's') != NULL, strchr(s, 'a') != NULL, strchr(s, 'p') != NULL,
+	               strchr(s, 'r') != NULL, strchr(s, 'i') != NULL, strchr(s, 'm') != NULL};
 }
 
 static int32_t threads_of(const int32_t d[3])
@@ -179,6 +188,16 @@ static int allocate(Module *m, int32_t fi, const Config *cfg, const Dumps *d, Pa
 	return regalloc_func(m, fi, &o, &pf->ra);
 }
 
+static void ltrf(Module *m, int32_t fi, const Config *cfg, const Dumps *d, PassFunc *pf)
+{
+	pf->part = prefetch_insert(m, fi, (int)cfg->ltrf_partition,
+	                           (int32_t)cfg->ltrf_regs_per_interval);
+	if (d->i && pf->part) {
+		fprintf(stderr, "%s: ", ir_str(m, m->syms[m->funcs[fi].sym].name));
+		ivl_dump(pf->part, stderr);
+	}
+}
+
 int pass_run_report(Module *m, const Config *cfg, PassReport *r)
 {
 	Dumps d = dumps_of(cfg);
@@ -190,14 +209,21 @@ int pass_run_report(Module *m, const Config *cfg, PassReport *r)
 		double t0 = cpu_sec();
 		if (d.c || d.l || d.d) dump_analyses(m, f, &d);
 		if (cfg->compiler_regalloc) rc = allocate(m, i, cfg, &d, &pf[i]);
+		if (rc == RF_OK && cfg->regshare_enable && cfg->regshare_reorder)
+			pf[i].rs_perm = regshare_reorder(m, f, d.r ? stderr : NULL);
+		if (rc == RF_OK && cfg->ltrf_partition != PART_NONE) ltrf(m, i, cfg, &d, &pf[i]);
 		pf[i].seconds = cpu_sec() - t0;
 	}
 	kernel_regs(m);
+	for (int32_t i = 0; i < m->nfunc && rc == RF_OK && cfg->regmutex_enable; i++)
+		if ((m->funcs[i].attr & ATTR_ENTRY) && m->funcs[i].phys)
+			rc = regmutex_func(m, i, cfg, &pf[i].rm, d.m ? stderr : NULL);
 	if (d.p && rc == RF_OK) ptx_print(m, stderr);
 	if (r) {
 		r->funcs = pf;
 		r->nfunc = m->nfunc;
 	} else {
+		for (int32_t i = 0; i < m->nfunc; i++) free(pf[i].rs_perm), ivl_free(pf[i].part);
 		free(pf);
 	}
 	return rc;
@@ -210,6 +236,8 @@ int pass_run(Module *m, const Config *cfg)
 
 void pass_report_free(PassReport *r)
 {
+	for (int32_t i = 0; r->funcs && i < r->nfunc; i++)
+		free(r->funcs[i].rs_perm), ivl_free(r->funcs[i].part);
 	free(r->funcs);
 	r->funcs = NULL;
 	r->nfunc = 0;

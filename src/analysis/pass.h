@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "analysis/regalloc.h"
+#include "analysis/regmutex.h"
 #include "base/config.h"
 #include "ir.h"
 
@@ -17,6 +18,11 @@ typedef struct PassFunc {    /* what the pipeline did to one function */
 	const char *cap_why;     /* what set it: "sm.max_regs_per_thread", "maxrregcount",
 	                            ".maxnreg", "launch bounds" */
 	double seconds;          /* CPU time of its analyses and allocation */
+	RmStats rm;              /* RegMutex (regmutex.enable; zero if off) */
+	int32_t *rs_perm;        /* regshare reordering: old slot -> new slot (nphys
+	                            entries), NULL if the pass did not run (regshare.c) */
+	struct Part *part;       /* LTRF prefetch subgraphs (interval.h), NULL if
+	                            ltrf.partition is none or the code is virtual */
 } PassFunc;
 
 typedef struct PassReport {

@@ -16,6 +16,11 @@
  *                  sim_seconds, warp_inst_per_sec, thread_inst_per_sec,
  *                  check (again, beside the numbers it qualifies)
  *
+ * A timing run adds to each kernel and, summed over the kernels, to totals
+ * the timing model's counters and derived figures (src/sim/tstats.def and
+ * tstats.c: cycles, ipc, occupancy, mrf_reads, mrf_writes, bank_conflicts,
+ * the stall_* breakdown per scheduler slot, cache hit rates, dram_bytes).
+ *
  * Only sim_seconds and the two rates depend on the host; everything else
  * is identical between two runs of the same command (DESIGN.md:
  * deterministic), which tests/test_cli.py checks.
@@ -36,6 +41,8 @@ Totals report_totals(const KernelStats *ks, int n)
 		t.warp_insts += ks[i].warp_insts;
 		t.thread_insts += ks[i].thread_insts;
 		t.sim_seconds += ks[i].sim_seconds;
+		if (ks[i].timed) tstats_add(&t.ts, &ks[i].ts);
+		t.timed |= ks[i].timed;
 	}
 	return t;
 }
@@ -68,6 +75,7 @@ static void kernels_json(Json *j, const Report *r)
 		json_uint(j, "warp_instructions", k->warp_insts);
 		json_uint(j, "thread_instructions", k->thread_insts);
 		json_num(j, "sim_seconds", k->sim_seconds);
+		if (k->timed) tstats_json(j, &k->ts, k->warp_insts);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -98,6 +106,7 @@ int report_json(const char *path, const Report *r)
 	json_num(j, "sim_seconds", t.sim_seconds);
 	json_num(j, "warp_inst_per_sec", report_rate(t.warp_insts, t.sim_seconds));
 	json_num(j, "thread_inst_per_sec", report_rate(t.thread_insts, t.sim_seconds));
+	if (t.timed) tstats_json(j, &t.ts, t.warp_insts);
 	json_str(j, "check", r->check);
 	json_obj_end(j);
 	json_obj_end(j);

@@ -21,6 +21,8 @@ typedef struct Totals {      /* sums over a run's kernels */
 	uint64_t warp_insts;     /* warp instructions issued */
 	uint64_t thread_insts;   /* thread instructions (active lanes) */
 	double sim_seconds;      /* host seconds spent simulating them */
+	int timed;               /* some kernel ran on the timing model */
+	TStats ts;               /* their timing counters, summed (tstats.def) */
 } Totals;
 
 typedef struct Report {

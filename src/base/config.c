@@ -37,6 +37,13 @@
 #include "base.h"
 #include "json.h"
 
+/* rf.model's choices are the register-file models, listed once in models.def */
+static const char rf_model_choices[] = ""
+#define RF_MODEL(name, desc) "|" #name
+#include "sim/rf/models.def"
+#undef RF_MODEL
+	;
+
 static const ConfigKey keys[] = {
 #define CI(f, k, d, lo, hi, h) \
 	{k, h, CONFIG_INT, offsetof(Config, f), d, lo, hi, 0, 0, 0, NULL, NULL},

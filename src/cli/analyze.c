@@ -14,6 +14,24 @@
  * last uses.  --json writes {"kernels": [...]} for scripts (docs/
  * workloads.md is generated from it).
  *
+ * Register sharing (regshare.c; Jatala et al.): at regshare.threshold t,
+ * the shared pairs S and unshared CTAs U of §4.1, CTAs per SM with and
+ * without sharing, the unshared registers per thread, the RPO position of
+ * the first instruction naming a shared register before and after the
+ * reordering of §5.2 (whether or not regshare.enable ran it: if not, the
+ * "after" is what it would give), and the §6 storage in bits.
+ *
+ * LTRF (ltrf.partition interval or strand; interval.c, prefetch.c): the
+ * subgraphs, and the code-size overhead of their PREFETCHes in both
+ * encodings of §3.2, kernel and callees; in JSON, "cfg" is then the block
+ * graph after the cuts the partition made, "intervals" lists each subgraph
+ * (id, entry_block, blocks, regs, preds) and "ltrf" holds the rest.
+ *
+ * RegMutex (regmutex.c; Khorasani et al. §III): |Bs| and |Es|, resident warps
+ * and pool sections with and without it, the static acquire/release/move
+ * counts when regmutex.enable ran the pass (else the |Es| it would pick),
+ * and the §III-B storage in bits; in JSON, the "regmutex" object.
+ *
  * Occupancy needs a CTA size, which PTX does not fix: -b gives it, else
  * .reqntid or .maxntid, else 256 threads.  Static shared memory is the
  * module's .shared variables plus those the kernel and its callees
@@ -26,9 +44,12 @@
 #include <string.h>
 
 #include "analysis/cfg.h"
+#include "analysis/interval.h"
 #include "analysis/listing.h"
 #include "analysis/occupancy.h"
 #include "analysis/pass.h"
+#include "analysis/regmutex.h"
+#include "analysis/regshare.h"
 #include "base.h"
 #include "cli.h"
 #include "json.h"
@@ -56,6 +77,15 @@ typedef struct KInfo {       /* one kernel's numbers */
 	int64_t shared;
 	Occupancy occ;
 	LiveProfile prof[2];     /* per thread, warp-level */
+	CodeSize ltrf_size;      /* PREFETCH code size, kernel and callees (prefetch.c) */
+	int ltrf_encoding;       /* ltrf.prefetch_encoding */
+	RsLaunch rs;             /* register sharing at regshare.threshold */
+	int32_t touch[2];        /* first shared-register touch: before, after reordering */
+	int64_t rs_bits;         /* storage per SM for register sharing (§6) */
+	RmStats rm;              /* RegMutex: the pass's numbers, or its |Es| pick alone */
+	int64_t rm_bits;         /* storage per SM for RegMutex (§III-B) */
+	int32_t max_warps;       /* sm.max_warps, for RegMutex's occupancy */
+	int rm_applied;          /* regmutex.enable transformed the kernel */
 } KInfo;
 
 static void help(FILE *f)
@@ -64,7 +94,8 @@ static void help(FILE *f)
 	      "                     [-k KERNEL] [-b THREADS] [--shared BYTES]\n"
 	      "                     [--json FILE] [--listing]\n\n"
 	      "Per kernel: registers per thread, spills, basic blocks and loops, occupancy\n"
-	      "and its limiter on the configured SM, and the live-register profile.\n\n"
+	      "and its limiter on the configured SM, the live-register profile, and register\n"
+	      "sharing (regshare.threshold): CTAs per SM and first shared-register touch.\n\n"
 	      "options:\n"
 	      "  -c, --config NAME|FILE  configs/NAME.cfg or a config file [fermi-gtx480]\n"
 	      "  -s, --set KEY=VALUE     set a config key (maxrregcount, compiler.*, ...)\n"
@@ -179,6 +210,54 @@ static void sum_stats(RaStats *t, const RaStats *s)
 	t->moves += s->moves, t->moves_removed += s->moves_removed;
 }
 
+/* register sharing: launch, the reordering's figure of merit, storage */
+static void regshare_info(const Config *cfg, const PassFunc *pf, KInfo *k)
+{
+	const Func *f = k->f;
+	regshare_launch(cfg, &k->occ, cfg->regshare_threshold, &k->rs);
+	k->rs_bits = regshare_hw_bits((int32_t)cfg->sm_max_ctas, (int32_t)cfg->sm_max_warps);
+	k->touch[0] = k->touch[1] = -1;
+	if (!f->phys) return;
+	int32_t u = k->rs.unshared_regs;
+	if (pf->rs_perm) {           /* the pass renamed the code: undo it for "before" */
+		int32_t *inv = xmalloc(sizeof(int32_t) * ((size_t)f->nphys + 1));
+		for (int32_t p = 0; p < f->nphys; p++) inv[pf->rs_perm[p]] = p;
+		k->touch[0] = regshare_first_touch(f, inv, u);
+		k->touch[1] = regshare_first_touch(f, NULL, u);
+		free(inv);
+	} else {                     /* what the pass would do */
+		int32_t *perm = regshare_plan(f);
+		k->touch[0] = regshare_first_touch(f, NULL, u);
+		k->touch[1] = regshare_first_touch(f, perm, u);
+		free(perm);
+	}
+}
+
+/* RegMutex: what the pass did (regmutex.enable), else the |Es| it would pick
+   for this CTA size and shared memory (no code changed, so no counts) */
+static void regmutex_info(const Config *cfg, KInfo *k)
+{
+	const Func *f = k->f;
+	k->rm = k->pf->rm;
+	k->rm_bits = regmutex_storage_bits(cfg, (int)cfg->regmutex_paired);
+	k->max_warps = (int32_t)cfg->sm_max_warps;
+	k->rm_applied = cfg->regmutex_enable && k->rm.pick.es > 0;
+	if (!k->rm.pick.warps_base)       /* the pass skipped it (calls, not a kernel) */
+		k->rm.pick.warps_base = k->rm.pick.warps_rm = k->occ.warps_per_sm;
+	if (cfg->regmutex_enable || !f->phys || !(f->attr & ATTR_ENTRY)) return;
+	for (int32_t i = 0; i < f->nins; i++)
+		if (f->ins[i].op == OP_CALL) {
+			k->rm.pick.why = "calls (left out)";
+			k->rm.pick.regs = k->rm.pick.bs = f->regs_per_thread;
+			return;
+		}
+	int32_t *need = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
+	int32_t min_bs = regmutex_need(f, need);
+	free(need);
+	regmutex_pick(cfg, f->regs_per_thread, k->threads, k->shared, min_bs,
+	              (int32_t)cfg->regmutex_es, (int)cfg->regmutex_paired, &k->rm.pick);
+}
+
 static void kernel_info(const Module *m, int32_t fi, const PassReport *pr, const Config *cfg,
                         const AOpts *a, KInfo *k)
 {
@@ -189,6 +268,10 @@ static void kernel_info(const Module *m, int32_t fi, const PassReport *pr, const
 	pass_reachable(m, fi, seen);
 	for (int32_t j = 0; j < m->nfunc; j++)
 		if (seen[j]) sum_stats(&k->ra, &pr->funcs[j].ra), k->seconds += pr->funcs[j].seconds;
+	k->ltrf_encoding = (int)cfg->ltrf_prefetch_encoding;
+	for (int32_t j = 0; k->pf->part && j < m->nfunc; j++)
+		if (seen[j]) prefetch_code_size(pr->funcs[j].part, &m->funcs[j], (int32_t)cfg->ltrf_ins_bits,
+		                                (int32_t)cfg->ltrf_vector_bits, &k->ltrf_size);
 	Cfg *c = cfg_build(f);
 	k->nblock = c->nblock, k->nloop = c->nloop, k->reducible = c->reducible;
 	for (int32_t i = 0; i < c->nloop; i++)
@@ -206,6 +289,8 @@ static void kernel_info(const Module *m, int32_t fi, const PassReport *pr, const
 	occupancy_compute(cfg, k->threads, regs, k->shared, &k->occ);
 	listing_profile(f, 0, &k->prof[0]);
 	listing_profile(f, 1, &k->prof[1]);
+	regshare_info(cfg, k->pf, k);
+	regmutex_info(cfg, k);
 	free(seen);
 }
 
@@ -242,6 +327,19 @@ static void print_kernel(const Module *m, const KInfo *k, const Config *cfg)
 	       o->by[OCC_CTAS], o->by[OCC_SHARED], o->by[OCC_REGISTERS]);
 	print_profile("live (thread)", &k->prof[0]);
 	print_profile("live (warp)", &k->prof[1]);
+	const RsLaunch *rs = &k->rs;
+	printf("  %-14s t %.2f: %d shared pairs + %d unshared CTAs = %d CTAs per SM (%d without); "
+	       "%d unshared registers per thread\n", "regshare", rs->t, rs->pairs, rs->unshared,
+	       rs->ctas, rs->base_ctas, rs->unshared_regs);
+	printf("  %-14s first shared register at instruction %d before reordering, %d after "
+	       "(RPO; -1 none); %lld bits per SM\n", "", k->touch[0], k->touch[1],
+	       (long long)k->rs_bits);
+	const RmPick *rp = &k->rm.pick;
+	printf("  %-14s |Bs| %d, |Es| %d%s%s; warps per SM %d -> %d, pool %d sections; "
+	       "acquires %d, releases %d, moves %d; %lld bits per SM\n", "regmutex", rp->bs, rp->es,
+	       rp->why ? ": " : "", rp->why ? rp->why : "", rp->warps_base, rp->warps_rm,
+	       rp->sections, k->rm.acquires, k->rm.releases, k->rm.moves, (long long)k->rm_bits);
+	if (k->pf->part) prefetch_print(k->pf->part, &k->ltrf_size, stdout);
 	printf("  %-14s %.3f ms\n\n", "compile time", k->seconds * 1e3);
 }
 
@@ -259,9 +357,8 @@ static void json_profile(Json *j, const char *key, const LiveProfile *p)
 	json_obj_end(j);
 }
 
-static void json_cfg(Json *j, const Func *f)
+static void json_blocks(Json *j, const Cfg *c)
 {
-	Cfg *c = cfg_build(f);
 	json_int(j, "blocks", c->nblock);
 	json_arr_begin(j, "cfg");
 	for (int32_t b = 0; b < c->nblock; b++) {
@@ -276,9 +373,60 @@ static void json_cfg(Json *j, const Func *f)
 		for (int32_t s = 0; s < c->blocks[b].nsucc; s++)
 			if (c->blocks[b].succ[s] == c->exit) json_int(j, NULL, b);
 	json_arr_end(j);
+}
+
+static void json_cfg(Json *j, const Func *f, const struct Part *part)
+{
+	Cfg *c = cfg_build(f);
+	if (part) prefetch_json_cfg(j, part);   /* the blocks LTRF's subgraphs were formed on */
+	else json_blocks(j, c);
 	json_int(j, "loops", c->nloop);
 	json_bool(j, "reducible", c->reducible);
 	cfg_free(c);
+}
+
+static void json_regshare(Json *j, const KInfo *k)
+{
+	const RsLaunch *rs = &k->rs;
+	json_obj_begin(j, "regshare");
+	json_num(j, "threshold", rs->t);
+	json_int(j, "shared_pairs", rs->pairs);
+	json_int(j, "unshared_ctas", rs->unshared);
+	json_int(j, "ctas_per_sm", rs->ctas);
+	json_int(j, "ctas_per_sm_unshared", rs->base_ctas);
+	json_int(j, "m_eq4", rs->m_eq4);
+	json_int(j, "unshared_regs_per_thread", rs->unshared_regs);
+	json_int(j, "warp_unshared_regs", rs->warp_unshared);
+	json_int(j, "warp_shared_regs", rs->warp_shared);
+	json_int(j, "first_shared_touch_before", k->touch[0]);
+	json_int(j, "first_shared_touch_after", k->touch[1]);
+	json_bool(j, "reordered", k->pf->rs_perm != NULL);
+	json_int(j, "hw_bits_per_sm", k->rs_bits);
+	json_obj_end(j);
+}
+
+static void json_regmutex(Json *j, const KInfo *k)
+{
+	const RmPick *rp = &k->rm.pick;
+	double nw = k->max_warps ? (double)k->max_warps : 1;
+	json_obj_begin(j, "regmutex");
+	json_int(j, "bs", rp->bs);
+	json_int(j, "es", rp->es);
+	json_int(j, "acquires", k->rm.acquires);
+	json_int(j, "releases", k->rm.releases);
+	json_int(j, "moves", k->rm.moves);
+	json_int(j, "renamed", k->rm.renamed);
+	json_int(j, "acquired_instructions", k->rm.acq_ins);
+	json_int(j, "min_bs_barrier", rp->min_bs);
+	json_int(j, "warps_per_sm_base", rp->warps_base);
+	json_int(j, "warps_per_sm", rp->warps_rm);
+	json_num(j, "occupancy_base", rp->warps_base / nw);
+	json_num(j, "occupancy", rp->warps_rm / nw);
+	json_int(j, "pool_sections", rp->sections);
+	json_str(j, "why_off", rp->why ? rp->why : "");
+	json_bool(j, "applied", k->rm_applied);
+	json_int(j, "storage_bits", k->rm_bits);
+	json_obj_end(j);
 }
 
 static void json_kernel(Json *j, const Module *m, const KInfo *k)
@@ -306,7 +454,8 @@ static void json_kernel(Json *j, const Module *m, const KInfo *k)
 	json_int(j, "moves", r->moves);
 	json_int(j, "moves_removed", r->moves_removed);
 	json_int(j, "instructions", k->ninsn);
-	json_cfg(j, k->f);
+	json_cfg(j, k->f, k->pf->part);
+	if (k->pf->part) prefetch_json(j, k->pf->part, &k->ltrf_size, k->ltrf_encoding);
 	json_int(j, "max_loop_depth", k->maxdepth);
 	json_obj_begin(j, "occupancy");
 	json_int(j, "threads_per_cta", k->threads);
@@ -323,6 +472,8 @@ static void json_kernel(Json *j, const Module *m, const KInfo *k)
 	json_profile(j, "thread", &k->prof[0]);
 	json_profile(j, "warp", &k->prof[1]);
 	json_obj_end(j);
+	json_regshare(j, k);
+	json_regmutex(j, k);
 	json_num(j, "seconds", k->seconds);
 	json_obj_end(j);
 }

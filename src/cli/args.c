@@ -28,7 +28,7 @@ typedef struct Opt {
 } Opt;
 
 enum { O_CONFIG, O_SET, O_STATS, O_SIZE, O_FUNCTIONAL, O_KERNEL, O_GRID, O_BLOCK,
-       O_ARG, O_DUMP, O_SHARED, O_HELP, NOPT };
+       O_ARG, O_DUMP, O_SHARED, O_MODELS, O_JOBS, O_CSV, O_MAXCYC, O_HELP, NOPT };
 
 static const Opt opts[NOPT] = {
 	[O_CONFIG] = {"-c", "--config", "NAME|FILE", FOR_WL | FOR_PTX | FOR_CMP | FOR_CFG,
@@ -50,6 +50,12 @@ static const Opt opts[NOPT] = {
 	[O_DUMP] = {NULL, "--dump", "DIR", FOR_PTX,
 	            "afterwards write buffer argument N to DIR/argN.bin"},
 	[O_SHARED] = {NULL, "--shared", "BYTES", FOR_PTX, "dynamic shared memory per block"},
+	[O_MODELS] = {NULL, "--models", "A,B,...", FOR_CMP,
+	              "register-file models to compare [all of them]"},
+	[O_JOBS] = {"-j", "--jobs", "N", FOR_CMP, "runs at once [processors online]"},
+	[O_CSV] = {NULL, "--csv", "FILE", FOR_CMP, "also write the table as CSV"},
+	[O_MAXCYC] = {NULL, "--max-cycles", "N", FOR_WL | FOR_PTX | FOR_CMP,
+	              "stop a kernel after N cycles: -s sim.max_cycles=N"},
 	[O_HELP] = {"-h", "--help", NULL, FOR_WL | FOR_PTX | FOR_CMP | FOR_CFG, "show help"},
 };
 
@@ -143,6 +149,16 @@ int args_parse(int argc, char **argv, Opts *o)
 		case O_ARG: push(&o->args, &o->nargs, v); break;
 		case O_DUMP: o->dump = v; break;
 		case O_SHARED: o->shared = v; break;
+		case O_MODELS: o->models = v; break;
+		case O_JOBS: {
+			uint64_t n;
+			if (parse_u64(v, &n) || n < 1 || n > 4096)
+				return usage_error("bad -j '%s' (expected 1 to 4096)", v);
+			o->jobs = (int)n;
+			break;
+		}
+		case O_CSV: o->csv = v; break;
+		case O_MAXCYC: o->max_cycles = v; break;
 		case O_HELP: o->help = 1; break;
 		}
 	}
@@ -186,6 +202,8 @@ int args_config(const Opts *o, Config *c)
 	for (int i = 0; i < o->nsets; i++)
 		if (config_set_kv(c, o->sets[i]))
 			return fail(RF_EINPUT, "-s %s: %s", o->sets[i], err_msg());
+	if (o->max_cycles && config_set(c, "sim.max_cycles", o->max_cycles))
+		return fail(RF_EINPUT, "--max-cycles %s: %s", o->max_cycles, err_msg());
 	if (o->functional) c->sim_mode = SIM_MODE_FUNCTIONAL;
 	return RF_OK;
 }

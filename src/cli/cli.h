@@ -46,6 +46,10 @@ typedef struct Opts {
 	int nargs;
 	const char *dump;        /* --dump DIR (PTX) */
 	const char *shared;      /* --shared BYTES (PTX) */
+	const char *models;      /* --models a,b,... (compare) */
+	int jobs;                /* -j N (compare), 0 = processors online */
+	const char *csv;         /* --csv FILE (compare) */
+	const char *max_cycles;  /* --max-cycles N: -s sim.max_cycles=N */
 	const char **pos;        /* positional words */
 	int npos;
 	int help;                /* -h, --help */

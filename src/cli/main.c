@@ -16,6 +16,7 @@
 #include "base.h"
 #include "cli.h"
 #include "json.h"
+#include "sim/rf/rf.h"
 
 static void help_main(FILE *f)
 {
@@ -45,6 +46,14 @@ static void help_main(FILE *f)
 	      "2 usage or input error (bad option, config or PTX).\n", f);
 }
 
+/* the register-file models (src/sim/rf/models.def) */
+static void help_models(FILE *f)
+{
+	fputs("\nregister-file models (-s rf.model=NAME; compare --models A,B):\n", f);
+	for (int m = 0; m < NRF_MODELS; m++)
+		fprintf(f, "  %-12s %s\n", rf_model_name[m], rf_model_desc[m]);
+}
+
 static void help_run(FILE *f)
 {
 	fputs("usage: rfsim run WORKLOAD [--size S] [--functional] [-c CONFIG] [-s K=V]...\n"
@@ -54,6 +63,7 @@ static void help_run(FILE *f)
 	      "                 [--stats FILE.json]\n\n"
 	      "options:\n", f);
 	args_help(f, FOR_WL | FOR_PTX);
+	help_models(f);
 	fputs("\nkernel arguments (-a, one per kernel parameter, in order):\n"
 	      "  TYPE:VALUE            scalar; TYPE u8..u64 s8..s64 b8..b64 f32 f64\n"
 	      "                        (e.g. u32:1024, s64:-3, f32:2.5, f64:1e-3)\n"
@@ -66,12 +76,16 @@ static void help_run(FILE *f)
 
 static void help_compare(FILE *f)
 {
-	fputs("usage: rfsim compare [WORKLOAD]... [--size S] [-c CONFIG] [-s K=V]...\n\n"
-	      "Runs every built-in workload (or those named), checks each against its CPU\n"
-	      "reference and prints one row per workload: kernels launched, warp and\n"
-	      "thread instructions, simulation seconds and rate, check.  Exit 1 if any\n"
+	fputs("usage: rfsim compare [WORKLOAD]... [--models A,B,...] [--size S] [-j N]\n"
+	      "                     [--csv FILE] [-c CONFIG] [-s K=V]...\n\n"
+	      "Runs every built-in workload (or those named) under every register-file\n"
+	      "model (or those named) on the timing model, checks each run's output\n"
+	      "against its CPU reference, and prints one table: per workload and model\n"
+	      "the cycles, IPC, IPC normalized to baseline, main register file reads and\n"
+	      "writes and the check; then the geometric mean per model.  Exit 1 if any\n"
 	      "check fails.\n\noptions:\n", f);
 	args_help(f, FOR_CMP);
+	help_models(f);
 }
 
 /* first comment line of a config file, as its one-line description */

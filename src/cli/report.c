@@ -2,11 +2,37 @@
  * report.c -- what a run tells people: the summary printed after
  * `rfsim run`.  What it tells programs, the --stats JSON, is written by
  * src/api/report.c, shared with libcudart's RFSIM_STATS so that both files
- * have the same keys.
+ * have the same keys.  A timing run adds the cycles, IPC and occupancy,
+ * register-file accesses, the scheduler-slot breakdown and hit rates.
  */
 #include <string.h>
 
 #include "cli.h"
+
+/* the timing model's headline figures */
+static void report_timing(FILE *f, const Totals *t)
+{
+	const TStats *s = &t->ts;
+	uint64_t slots = s->issued + s->stall_idle + s->stall_rf + s->stall_mem +
+	                 s->stall_scoreboard + s->stall_barrier + s->stall_other;
+	double sl = slots ? 100.0 / (double)slots : 0;
+	fprintf(f, "%-20s %llu\n", "cycles", (unsigned long long)s->cycles);
+	fprintf(f, "%-20s %.3f warp instructions per cycle, occupancy %.1f%%\n", "ipc",
+	        tstats_ipc(s, t->warp_insts), 100 * tstats_occupancy(s));
+	fprintf(f, "%-20s %llu reads, %llu writes, %llu bank conflicts\n", "register file",
+	        (unsigned long long)s->mrf_reads, (unsigned long long)s->mrf_writes,
+	        (unsigned long long)s->bank_conflicts);
+	fprintf(f, "%-20s issue %.1f%%, idle %.1f%%, rf %.1f%%, mem %.1f%%, scoreboard %.1f%%, "
+	        "barrier %.1f%%, other %.1f%%\n", "scheduler slots", (double)s->issued * sl,
+	        (double)s->stall_idle * sl, (double)s->stall_rf * sl, (double)s->stall_mem * sl,
+	        (double)s->stall_scoreboard * sl, (double)s->stall_barrier * sl,
+	        (double)s->stall_other * sl);
+	fprintf(f, "%-20s L1 %.1f%%, L2 %.1f%%, constant %.1f%%; DRAM %.2f MB\n", "hit rates",
+	        100 * tstats_rate(s->l1_hits, s->l1_misses),
+	        100 * tstats_rate(s->l2_hits, s->l2_misses),
+	        100 * tstats_rate(s->cc_hits, s->cc_misses),
+	        (double)(s->dram_read_bytes + s->dram_write_bytes) / 1e6);
+}
 
 void report_summary(FILE *f, const Report *r)
 {
@@ -26,6 +52,7 @@ void report_summary(FILE *f, const Report *r)
 	}
 	fprintf(f, "%-20s %llu\n", "warp instructions", (unsigned long long)t.warp_insts);
 	fprintf(f, "%-20s %llu\n", "thread instructions", (unsigned long long)t.thread_insts);
+	if (t.timed) report_timing(f, &t);
 	fprintf(f, "%-20s %.3f\n", "sim seconds", t.sim_seconds);
 	fprintf(f, "%-20s %.2f M warp-inst/s, %.2f M thread-inst/s\n", "rate",
 	        report_rate(t.warp_insts, t.sim_seconds) / 1e6,

@@ -8,35 +8,24 @@
  * (api_kernel_log).  The workload checks its own output against a CPU
  * reference and says pass (0), mismatch (1) or CUDA error (2).
  *
- * `compare` runs the suite, or the named workloads, one after another in
- * this process and prints one row each.  Today the rows are functional
- * counts and simulation speed; register-file model columns join them
- * with the timing model.
+ * `compare` (compare.c) runs workloads through wl_run too (wlrun.h).
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
 #include "base.h"
 #include "cli.h"
-#include "../../workloads/workloads.h"
+#include "wlrun.h"
 
-typedef struct WlRun {
-	int rc;                  /* the workload's: 0 pass, 1 mismatch, 2 CUDA error */
-	char msg[1024];          /* its explanation */
-	KernelStats *ks;         /* copy of the driver's kernel log */
-	int nks;
-} WlRun;
-
-static int parse_size(const Opts *o, WlSize *size)
+int wl_parse_size(const Opts *o, WlSize *size)
 {
 	*size = WL_DEFAULT;
 	if (!o->size || !wl_size_parse(o->size, size)) return RF_OK;
 	return usage_error("bad --size '%s' (expected small, default or large)", o->size);
 }
 
-static const Workload *find_workload(const char *name)
+const Workload *wl_find(const char *name)
 {
 	const Workload *w = workload_find(name);
 	if (w) return w;
@@ -54,7 +43,7 @@ void list_workloads(FILE *f)
 		        workloads[i].desc);
 }
 
-static void run_one(const Workload *w, WlSize size, const Config *cfg, WlRun *r)
+void wl_run(const Workload *w, WlSize size, const Config *cfg, WlRun *r)
 {
 	api_set_config(cfg);
 	api_kernel_log_clear();
@@ -71,7 +60,7 @@ static void run_one(const Workload *w, WlSize size, const Config *cfg, WlRun *r)
 }
 
 /* the workload's complaint on stderr; its exit code (0 or 1) */
-static int complain(const Workload *w, const WlRun *r)
+int wl_complain(const Workload *w, const WlRun *r)
 {
 	if (r->rc == 0) return RF_OK;
 	const char *what = r->rc == 1 ? "output check failed" : "CUDA error";
@@ -88,14 +77,14 @@ int cmd_run_workload(const Opts *o)
 	int rc;
 	if ((rc = args_allow(o, FOR_WL, "run WORKLOAD"))) return rc;
 	if (o->npos != 1) return usage_error("run takes one workload or PTX file");
-	if ((rc = parse_size(o, &size))) return rc;
-	const Workload *w = find_workload(o->pos[0]);
+	if ((rc = wl_parse_size(o, &size))) return rc;
+	const Workload *w = wl_find(o->pos[0]);
 	if (!w) return RF_EINPUT;
 	if ((rc = args_config(o, &cfg))) return rc;
 
 	WlRun r;
-	run_one(w, size, &cfg, &r);
-	rc = complain(w, &r);
+	wl_run(w, size, &cfg, &r);
+	rc = wl_complain(w, &r);
 	Report rep = {.workload = w->name, .size = wl_size_name(size), .cfg = &cfg,
 	              .ks = r.ks, .nks = r.nks, .check = r.rc ? "fail" : "pass",
 	              .detail = r.rc ? NULL : r.msg};
@@ -107,40 +96,4 @@ int cmd_run_workload(const Opts *o)
 	}
 	free(r.ks);
 	return rc;
-}
-
-int cmd_compare(const Opts *o)
-{
-	WlSize size;
-	Config cfg;
-	int rc;
-	if ((rc = args_allow(o, FOR_CMP, "compare"))) return rc;
-	if ((rc = parse_size(o, &size))) return rc;
-	for (int i = 0; i < o->npos; i++)
-		if (!find_workload(o->pos[i])) return RF_EINPUT;
-	if ((rc = args_config(o, &cfg))) return rc;
-
-	int n = o->npos ? o->npos : nworkloads, nfail = 0, nrate = 0;
-	double logsum = 0;
-	printf("config %s, size %s\n\n", cfg.name, wl_size_name(size));
-	printf("%-16s %7s %14s %14s %9s %12s  %s\n", "workload", "kernels", "warp insts",
-	       "thread insts", "sim s", "M thr-inst/s", "check");
-	for (int i = 0; i < n; i++) {
-		const Workload *w = o->npos ? find_workload(o->pos[i]) : &workloads[i];
-		WlRun r;
-		run_one(w, size, &cfg, &r);
-		Totals t = report_totals(r.ks, r.nks);
-		double rate = report_rate(t.thread_insts, t.sim_seconds);
-		printf("%-16s %7d %14llu %14llu %9.3f %12.2f  %s\n", w->name, t.nkernels,
-		       (unsigned long long)t.warp_insts, (unsigned long long)t.thread_insts,
-		       t.sim_seconds, rate / 1e6, r.rc ? "FAIL" : "PASS");
-		fflush(stdout);
-		if (complain(w, &r)) nfail++;
-		if (rate > 0) logsum += log(rate), nrate++;
-		free(r.ks);
-	}
-	printf("\ngeometric mean rate: %.2f M thread-inst/s over %d workloads",
-	       nrate ? exp(logsum / nrate) / 1e6 : 0.0, nrate);
-	printf("; %d of %d checks passed\n", n - nfail, n);
-	return nfail ? RF_ERUNTIME : RF_OK;
 }

@@ -342,6 +342,10 @@ typedef struct Pragma {      /* `.pragma "nounroll";` written as a statement in 
 	uint32_t text;           /* interned string, without quotes */
 } Pragma;
 
+typedef struct RegSet {      /* architected general registers R0..R255: a PREFETCH bit-vector */
+	uint64_t w[4];           /* bit n = Rn; a 64-bit pair sets both of its slots */
+} RegSet;
+
 typedef struct Func {
 	int32_t sym;             /* its Sym */
 	uint32_t attr;           /* ATTR_* (ATTR_ENTRY for kernels) */
@@ -370,6 +374,9 @@ typedef struct Func {
 	int32_t nphys;           /* architected 32-bit registers R0..R(nphys-1) it uses */
 	int32_t nphys_pred;      /* predicate registers P0..P(nphys_pred-1) */
 	int32_t regs_per_thread; /* registers reported for it, callees included (pass.c) */
+	/* set by LTRF PREFETCH insertion (src/analysis/prefetch.c) */
+	RegSet *rsets;           /* register sets that rfsim.prefetch's o[0].imm indexes */
+	int32_t nrset;           /* entries of rsets (0: no PREFETCH inserted) */
 } Func;
 
 typedef struct FwdDecl {    /* a function prototype written before its definition */

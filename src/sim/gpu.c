@@ -13,6 +13,10 @@
  * run to run.  A kernel whose CTAs wait for each other through global
  * memory (a spin lock across blocks) cannot finish in this mode; the
  * instruction limit `sim.max_warp_insts` then stops it with a report.
+ *
+ * Timing mode (sim.mode = timing, the default) hands the launch to the
+ * cycle-level model instead (timing.c), which runs the same functional
+ * core with every SM's CTAs resident together.
  */
 #include "sim/gpu.h"
 
@@ -24,6 +28,7 @@
 #include "base/base.h"
 #include "ptx/ptx.h"
 #include "sim/prog.h"
+#include "sim/timing.h"
 #include "sim/warp.h"
 
 struct Gpu {
@@ -387,6 +392,41 @@ static int run_cta(Cta *c, int64_t *budget)
 	}
 }
 
+/* functional mode: the CTAs of the grid one after another */
+static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
+{
+	const Image *img = L->img;
+	Dim3 grid = L->grid;
+	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
+	uint32_t shared = img->dyn_base + L->dyn_shmem;
+	CtaBuf buf;
+	ctabuf_init(&buf, img, nwarps, shared);
+	int rc = RF_OK;
+	uint64_t ncta = (uint64_t)grid.x * grid.y * grid.z;
+	for (uint64_t id = 0; id < ncta && rc == RF_OK; id++) {
+		Cta c = {0};
+		c.L = L;
+		c.id = (Dim3){(uint32_t)(id % grid.x), (uint32_t)(id / grid.x % grid.y),
+		              (uint32_t)(id / ((uint64_t)grid.x * grid.y))};
+		c.nwarps = nwarps;
+		c.warps = buf.warps;
+		c.shared = buf.shared;
+		c.shared_bytes = shared;
+		c.live_warps = nwarps;
+		c.smid = (int32_t)(id % (uint64_t)L->nsm);
+		for (int b = 0; b < 16; b++) c.bars[b].red_and = 1;
+		memset(c.shared, 0, shared);
+		for (int32_t i = 0; i < nwarps; i++) warp_reset(&c.warps[i], &c, i);
+		rc = run_cta(&c, &budget);
+		for (int32_t i = 0; i < nwarps; i++) {
+			ks->warp_insts += c.warps[i].ninsts;
+			ks->thread_insts += c.warps[i].nthread;
+		}
+	}
+	ctabuf_free(&buf);
+	return rc;
+}
+
 int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
                const void *params, size_t psize)
 {
@@ -426,39 +466,15 @@ int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
 		         (long long)g->cfg.sim_max_warp_insts);
 	}
 	L.limit_why = why;
-	int32_t nwarps = (int32_t)((L.nthreads + 31) / 32);
-	uint32_t shared = img->dyn_base + dyn;
-	CtaBuf buf;
-	ctabuf_init(&buf, img, nwarps, shared);
 	KernelStats ks = {0};
 	snprintf(ks.name, sizeof ks.name, "%s", L.kname);
 	ks.grid = grid, ks.block = block, ks.dyn_shmem = dyn;
 	ks.regs_per_thread = img->regs_per_thread;
 	double t0 = now_sec();
-	uint64_t ncta = (uint64_t)grid.x * grid.y * grid.z;
-	for (uint64_t id = 0; id < ncta && rc == RF_OK; id++) {
-		Cta c = {0};
-		c.L = &L;
-		c.id = (Dim3){(uint32_t)(id % grid.x), (uint32_t)(id / grid.x % grid.y),
-		              (uint32_t)(id / ((uint64_t)grid.x * grid.y))};
-		c.nwarps = nwarps;
-		c.warps = buf.warps;
-		c.shared = buf.shared;
-		c.shared_bytes = shared;
-		c.live_warps = nwarps;
-		c.smid = (int32_t)(id % (uint64_t)L.nsm);
-		for (int b = 0; b < 16; b++) c.bars[b].red_and = 1;
-		memset(c.shared, 0, shared);
-		for (int32_t i = 0; i < nwarps; i++) warp_reset(&c.warps[i], &c, i);
-		rc = run_cta(&c, &budget);
-		for (int32_t i = 0; i < nwarps; i++) {
-			ks.warp_insts += c.warps[i].ninsts;
-			ks.thread_insts += c.warps[i].nthread;
-		}
-	}
+	if (g->cfg.sim_mode == SIM_MODE_TIMING) rc = timing_launch(&L, &g->cfg, budget, &ks);
+	else rc = run_grid(&L, budget, &ks);
 	ks.sim_seconds = now_sec() - t0;
 	g->total_insts += (int64_t)ks.warp_insts;
-	ctabuf_free(&buf);
 	VEC_RESERVE(g->stats, g->capstats, (size_t)g->nstats + 1);
 	g->stats[g->nstats++] = ks;
 	return rc;

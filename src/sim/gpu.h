@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "base/config.h"
+#include "sim/tstats.h"
 
 #define GPU_GLOBAL_BASE  0x0000000100000000ull   /* first device allocation */
 #define GPU_GLOBAL_END   0x0000100000000000ull
@@ -39,6 +40,8 @@ typedef struct KernelStats {
 	uint64_t warp_insts;     /* warp instructions issued */
 	uint64_t thread_insts;   /* thread instructions (active lanes summed) */
 	double sim_seconds;      /* host time spent simulating it */
+	int timed;               /* ran on the timing model: ts is valid */
+	TStats ts;               /* the timing model's counters (tstats.def) */
 } KernelStats;
 
 typedef struct ParamInfo {

@@ -25,7 +25,7 @@ TEST(config_defaults_are_fermi)
 	CHECK_EQ(c.sm_max_warps, 48);
 	CHECK_EQ(c.gpu_global_bytes, 4ll << 30);
 	CHECK(c.gpu_clock_mhz == 1400);
-	CHECK_EQ(c.sim_mode, SIM_MODE_FUNCTIONAL);   /* until the timing model */
+	CHECK_EQ(c.sim_mode, SIM_MODE_TIMING);
 	CHECK_STR(c.name, "fermi-gtx480");
 
 	/* configs/fermi-gtx480.cfg restates the defaults */
@@ -282,7 +282,7 @@ TEST(config_json_and_help)
 	const ConfigKey *k = config_keys(&n);
 	for (int i = 0; i < n; i++) CHECK_CONTAINS(buf, k[i].key);
 	CHECK_CONTAINS(buf, "sm.count = 15    (integer 1..4096)");
-	CHECK_CONTAINS(buf, "sim.mode = functional    (one of timing|functional)");
+	CHECK_CONTAINS(buf, "sim.mode = timing    (one of timing|functional)");
 	for (char *line = buf; *line;) {            /* help fits in 80 columns */
 		char *nl = strchr(line, '\n');
 		CHECK(nl && nl - line <= 80);

@@ -1,0 +1,135 @@
+/*
+ * coalesce.c -- what a warp's memory instruction asks of memory.
+ *
+ * The functional core reports each active lane's space, address and
+ * access size (StepTrace).  From it:
+ *
+ *   global, local   the distinct lines touched (GPGPU-Sim's Fermi
+ *                   coalescer at line granularity: a warp reading 32
+ *                   consecutive words is one 128-byte request).  Local
+ *                   addresses are per thread; they are laid out in the
+ *                   local window with consecutive threads' words adjacent,
+ *                   as NVIDIA interleaves local memory.
+ *   shared          wavefronts: the largest number of distinct 4-byte words
+ *                   any bank is asked for (lanes reading the same word are
+ *                   served together, a broadcast).  One wavefront per cycle.
+ *   const, param    distinct words (the constant cache serves one address
+ *                   per cycle, broadcast to the lanes asking for it) and
+ *                   the distinct lines behind them.
+ */
+#include "mem/mem.h"
+
+#include <string.h>
+
+#include "sim/decode.h"
+#include "sim/warp.h"
+
+static void add_line(uint64_t *v, uint16_t *n, int cap, uint64_t la)
+{
+	for (int i = *n - 1; i >= 0; i--)
+		if (v[i] == la) return;
+	if (*n < cap) v[(*n)++] = la;
+}
+
+/* the same for global lines, which may be 32 different ones: the last line
+ * (consecutive lanes) is checked first, then a 64-slot hash set */
+typedef struct LineSet { uint64_t key[64]; uint64_t used; } LineSet;
+
+static void add_global(MemOp *op, LineSet *hs, uint64_t la)
+{
+	if (op->nline && op->line[op->nline - 1] == la) return;
+	uint32_t h = (uint32_t)((la * 0x9e3779b97f4a7c15ull) >> 58);
+	while (hs->used >> h & 1) {
+		if (hs->key[h] == la) return;
+		h = (h + 1) & 63;
+	}
+	hs->used |= 1ull << h;
+	hs->key[h] = la;
+	if (op->nline < MEMOP_MAXLINES) op->line[op->nline++] = la;
+}
+
+/* wavefronts of the shared-memory accesses of lanes `m`: the most distinct
+ * words any bank holds.  Fast path: every bank asked for one word (its
+ * lanes broadcast); only a real conflict counts words per bank. */
+static uint16_t smem_waves(const StepTrace *tr, uint32_t m, uint32_t nbanks)
+{
+	uint32_t per = tr->nbytes > 4 ? tr->nbytes / 4 : 1;
+	uint32_t first[256], words[128], nw = 0;
+	uint64_t seen[4] = {0};
+	int conflict = 0;
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(mm);
+		for (uint32_t k = 0; k < per; k++) {
+			uint32_t w = (uint32_t)(tr->addr[l] / 4) + k, b = w % nbanks;
+			if (nw < 128) words[nw++] = w;
+			if (!(seen[b >> 6] >> (b & 63) & 1)) {
+				seen[b >> 6] |= 1ull << (b & 63);
+				first[b] = w;
+			} else if (first[b] != w) {
+				conflict = 1;
+			}
+		}
+	}
+	if (!conflict) return 1;
+	for (uint32_t i = 1; i < nw; i++) {       /* sort, then count distinct words per bank */
+		uint32_t x = words[i], k = i;
+		for (; k > 0 && words[k - 1] > x; k--) words[k] = words[k - 1];
+		words[k] = x;
+	}
+	uint8_t cnt[256];
+	for (uint32_t i = 0; i < nw; i++) cnt[words[i] % nbanks] = 0;
+	uint16_t worst = 1;
+	for (uint32_t i = 0; i < nw; i++) {
+		if (i && words[i] == words[i - 1]) continue;
+		uint8_t c = ++cnt[words[i] % nbanks];
+		if (c > worst) worst = c;
+	}
+	return worst;
+}
+
+void memop_build(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int store, int load,
+                 int atomic)
+{
+	op->store = (uint8_t)store;
+	op->load = (uint8_t)load;
+	op->atomic = (uint8_t)atomic;
+	op->long_lat = 0;
+	op->smem_waves = op->cc_waves = 0;
+	op->nline = op->ncline = 0;
+	op->lmask = 0;
+	uint32_t smask = 0, cmask = 0;
+	uint64_t cwords[32];
+	uint16_t ncw = 0;
+	LineSet hs;
+	hs.used = 0;
+	for (uint32_t mm = tr->mem_lanes; mm; mm &= mm - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(mm);
+		uint64_t a = tr->addr[l];
+		switch (tr->space[l]) {
+		case XS_SHARED:
+			smask |= 1u << l;
+			break;
+		case XS_CONST: case XS_KPARAM: {
+			uint64_t b = (tr->space[l] == XS_CONST ? MEM_CONST_WIN : MEM_PARAM_WIN) + a;
+			cmask |= 1u << l;
+			add_line(cwords, &ncw, 32, b >> 2);
+			add_line(op->cline, &op->ncline, 32, b >> cc->line_shift);
+			break;
+		}
+		case XS_LOCAL: case XS_FRAME: {
+			uint64_t w = (cc->warp_gid * cc->local_words + a / 4) * 32 + l;
+			uint16_t n0 = op->nline;
+			add_global(op, &hs, (MEM_LOCAL_WIN + w * 4 + a % 4) >> cc->line_shift);
+			if (op->nline > n0) op->lmask |= 1u << n0;
+			op->long_lat = 1;
+			break;
+		}
+		default:
+			add_global(op, &hs, a >> cc->line_shift);
+			op->long_lat = 1;
+			break;
+		}
+	}
+	if (smask) op->smem_waves = smem_waves(tr, smask, cc->smem_banks);
+	if (cmask) op->cc_waves = ncw;
+}

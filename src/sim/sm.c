@@ -1,0 +1,388 @@
+/*
+ * sm.c -- one SM's cycle, its event queue, and CTAs arriving and leaving.
+ *
+ * Each cycle runs the stages in reverse pipeline order (Multi2Sim), so an
+ * instruction moves at most one stage per cycle and every stage sees the
+ * state the later stages left:
+ *
+ *   1. writeback   events due now: results written through the RF model
+ *                  (a write that loses its bank is retried next cycle,
+ *                  before any read of that cycle -- writes have priority),
+ *                  scoreboard entries cleared, waiting warps woken.  A
+ *                  dependent instruction can issue in the same cycle.
+ *   2. RF tick     the model's background work, if it asked for this cycle.
+ *   3. collect     operand collectors read registers and dispatch to units
+ *                  (collector.c, pipe.c).
+ *   4. issue       each scheduler issues at most one instruction (sched.c).
+ *
+ * Timeline of one instruction with no conflicts: issued in cycle t, its
+ * reads granted in t+1, operands there in t+1+L (L = rf.mrf_latency),
+ * dispatched then, written back at t+1+L+lat: a dependent instruction
+ * issues 1 + L + lat cycles after its producer.
+ *
+ * Events (writebacks, branch resolutions, memory answers) wait in a
+ * queue (events.c) that hands out equal-cycle events in the order they
+ * were created: runs are deterministic.
+ * After its cycle the SM says when it next needs a step: the next cycle
+ * if a warp is ready or a collector busy, else its earliest event.
+ *
+ * Statistics per scheduler slot: every cycle each scheduler either issued
+ * or stalled for one reason (sched.c); cycles the SM slept are charged to
+ * the reason of its last stepped cycle, which cannot have changed since
+ * nothing happened (sm_account).
+ */
+#include "sim/sm.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+
+/* ---- events ------------------------------------------------------------------ */
+
+void sm_push(Sm *s, const Event *e)
+{
+	evq_push(&s->evq, e, s->now);
+	int64_t t = e->t > s->now ? e->t : s->now + 1;
+	if (t < s->next) s->next = t;
+}
+
+/* ---- parking ------------------------------------------------------------------- */
+
+static inline void set_wait(Sm *s, TWarp *w, int why)
+{
+	Sched *sc = &s->sched[w->sched];
+	sc->nwait[w->wait]--;
+	sc->nwait[why]++;
+	sc->dirty = 1;
+	w->wait = (uint8_t)why;
+	if (why == WAIT_NONE) sc->ready |= 1ull << w->lidx;
+	else sc->ready &= ~(1ull << w->lidx);
+}
+
+void sm_park(Sm *s, TWarp *w, int why) { set_wait(s, w, why); }
+void sm_unpark(Sm *s, TWarp *w) { set_wait(s, w, WAIT_NONE); }
+
+/* ---- writeback ----------------------------------------------------------------- */
+
+/* write e's registers through the model; 1 when all are written */
+static int write_regs(Sm *s, Event *e)
+{
+	const TIns *ti = &s->tp->ins[e->pc];
+	const int32_t *wr = s->tp->regs + ti->regs + ti->nrd;
+	for (uint32_t m = e->left; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		if (i >= ti->nwr_reg || s->rf->write(s->rfm, s->now, e->warp, wr[i] + e->rbase))
+			e->left &= ~(1u << i);
+	}
+	return e->left == 0;
+}
+
+static void writeback(Sm *s)
+{
+	Event e;
+	while (evq_pop(&s->evq, s->now, &e)) {
+		if (e.left && !write_regs(s, &e)) {
+			e.t = s->now + 1;
+			sm_push(s, &e);
+			continue;
+		}
+		TWarp *w = &s->w[e.warp];
+		sb_clear(s, w, &e);
+		w->inflight--;
+		if (((w->wait == WAIT_SB || w->wait == WAIT_MEM) &&
+		     (w->wait_bit < 0 || !sb_pending(w, w->wait_bit))) ||
+		    (e.branch && w->wait == WAIT_BR))
+			sm_unpark(s, w);
+		else if (w->wait == WAIT_DONE && !w->inflight)
+			sm_warp_finished(s, w);
+	}
+}
+
+/* ---- memory answers ---------------------------------------------------------------- */
+
+void sm_mem_done(void *ctx, int32_t id, int64_t t)
+{
+	Sm *s = ctx;
+	if (id < 0) {                             /* a cache takes reads again: wake up */
+		if (t < s->next) s->next = t;
+		return;
+	}
+	Tracker *k = &s->trk[id];
+	if (t > k->t) k->t = t;
+	if (--k->left) return;
+	k->ev.t = k->t;
+	sm_push(s, &k->ev);
+	k->next_free = s->trk_free;
+	s->trk_free = id;
+}
+
+/* ---- statistics ------------------------------------------------------------------- */
+
+static void stall_add(TStats *st, int reason, uint64_t n)
+{
+	switch (reason) {
+	case ST_IDLE: st->stall_idle += n; break;
+	case ST_RF: st->stall_rf += n; break;
+	case ST_MEM: st->stall_mem += n; break;
+	case ST_SB: st->stall_scoreboard += n; break;
+	case ST_BAR: st->stall_barrier += n; break;
+	default: st->stall_other += n; break;
+	}
+}
+
+void sm_account(Sm *s, int64_t upto)
+{
+	int64_t n = upto - s->acct;
+	if (n <= 0) return;
+	s->st.warp_cycles += (uint64_t)s->resident * (uint64_t)n;
+	for (int32_t k = 0; k < s->nsched; k++) stall_add(&s->st, s->sched[k].reason, (uint64_t)n);
+	s->acct = upto;
+}
+
+/* ---- the cycle ------------------------------------------------------------------- */
+
+void sm_cycle(Sm *s, int64_t now)
+{
+	s->now = now;
+	s->next = SM_NEVER;
+	sm_account(s, now);
+	writeback(s);
+	if (s->rf->tick && s->rf_tick <= now) s->rf_tick = s->rf->tick(s->rfm, now);
+	if (s->cu_busy) cu_stage(s);
+	int busy = sched_issue(s);
+	s->st.warp_cycles += (uint64_t)s->resident;
+	for (int32_t k = 0; k < s->nsched; k++)
+		if (!s->sched[k].issued) stall_add(&s->st, s->sched[k].reason, 1);
+	s->acct = now + 1;
+	/* Must the SM run again next cycle?  After the issue stage every ready
+	 * active warp was tried, unless its scheduler issued; one that is still
+	 * ready was refused by the RF model (which may change its mind any
+	 * cycle) or found no free collector (which cannot change before
+	 * cu_wake).  Otherwise it sleeps until its next event. */
+	int64_t nx = busy ? now + 1 : SM_NEVER;
+	if (s->cu_busy && s->cu_wake < nx) nx = s->cu_wake;
+	int64_t te = evq_next(&s->evq, now);
+	if (te < nx) nx = te;
+	if (s->rf->tick && s->rf_tick < nx) nx = s->rf_tick;
+	s->next = nx > now ? nx : now + 1;
+}
+
+/* ---- warps and CTAs ----------------------------------------------------------------- */
+
+int32_t sm_peek(const Sm *s, const Warp *fw)
+{
+	int32_t pc = warp_pc(fw);
+	if (pc < 0 || fw->state == W_DONE) return -1;
+	while (s->code[pc].flags & DF_INTERNAL && !(s->tp->ins[pc].flags & TF_NOREGS)) pc++;
+	return pc;
+}
+
+void sm_release_barriers(Sm *s, CtaSlot *cs)
+{
+	cta_release_barriers(&cs->c);
+	for (int32_t i = 0; i < cs->c.nwarps; i++) {
+		TWarp *w = &s->w[cs->warp0 + i];
+		if (w->wait == WAIT_BAR && w->fw->state == W_READY) sm_unpark(s, w);
+	}
+}
+
+static void cta_finished(Sm *s, int32_t slot)
+{
+	CtaSlot *cs = &s->cta[slot];
+	if (s->rf->cta_exit) s->rf->cta_exit(s->rfm, slot);
+	for (int32_t i = 0; i < cs->c.nwarps; i++) {
+		s->tg->warp_insts += cs->c.warps[i].ninsts;
+		s->tg->thread_insts += cs->c.warps[i].nthread;
+	}
+	cs->used = 0;
+	s->cta_free++;
+	s->st.ctas++;
+	s->tg->done_cta++;
+	s->tg->want_cta = 1;
+}
+
+void sm_warp_finished(Sm *s, TWarp *w)
+{
+	set_wait(s, w, WAIT_FREE);
+	s->resident--;
+	int32_t slot = w->cta;
+	w->cta = -1;
+	if (--s->cta[slot].running == 0) cta_finished(s, slot);
+}
+
+/* buffers of a CTA slot's functional warps, made when the slot is first used */
+static void alloc_warps(Sm *s, CtaSlot *cs)
+{
+	const Image *img = s->L->img;
+	for (int32_t i = 0; i < s->tg->warps_per_cta; i++) {
+		Warp *w = &s->fw[cs->warp0 + i];
+		w->regs = xcalloc((size_t)(img->max_slots + 1) * 32, sizeof *w->regs);
+		w->preds = xcalloc((size_t)img->max_preds + 1, sizeof *w->preds);
+		w->local_bytes = (uint32_t)img->max_local;
+		w->local = xcalloc((size_t)w->local_bytes * 32 + 1, 1);
+	}
+	cs->alloc = 1;
+}
+
+static void free_warps(Sm *s, CtaSlot *cs)
+{
+	for (int32_t i = 0; cs->alloc && i < s->tg->warps_per_cta; i++) {
+		Warp *w = &s->fw[cs->warp0 + i];
+		free(w->regs);
+		free(w->preds);
+		free(w->local);
+		free(w->stk);
+	}
+	cs->alloc = 0;
+}
+
+void sm_launch_cta(Sm *s, int32_t slot, uint64_t id, int64_t t)
+{
+	const Launch *L = s->L;
+	CtaSlot *cs = &s->cta[slot];
+	Cta *c = &cs->c;
+	int32_t nw = s->tg->warps_per_cta;
+	assert(!cs->used);
+	sm_account(s, t);
+	if (!cs->alloc) alloc_warps(s, cs);
+	memset(c, 0, sizeof *c);
+	c->L = L;
+	c->id = (Dim3){(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
+	               (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
+	c->nwarps = nw;
+	c->warps = s->fw + cs->warp0;
+	c->shared = s->shared + (size_t)slot * s->tg->shared_bytes;
+	c->shared_bytes = s->tg->shared_bytes;
+	c->live_warps = nw;
+	c->smid = s->id;
+	for (int b = 0; b < 16; b++) c->bars[b].red_and = 1;
+	memset(c->shared, 0, c->shared_bytes);
+	cs->used = 1;
+	cs->running = nw;
+	s->cta_free--;
+	if (s->rf->cta_launch) s->rf->cta_launch(s->rfm, slot, cs->warp0, nw);
+	for (int32_t i = 0; i < nw; i++) {
+		TWarp *w = &s->w[cs->warp0 + i];
+		warp_reset(&c->warps[i], c, i);
+		w->fw = &c->warps[i];
+		w->fw->trace = &s->trace;
+		w->cta = slot;
+		w->npc = sm_peek(s, w->fw);
+		w->inflight = 0;
+		w->age = s->tg->age++;
+		sb_reset(s, w);
+		set_wait(s, w, WAIT_NONE);
+		s->resident++;
+		sched_warp_added(s, w);
+	}
+	if (t < s->next) s->next = t;
+}
+
+/* ---- setup ---------------------------------------------------------------------- */
+
+void sm_init(Sm *s, Timing *tg, int32_t id, int32_t ncta, int32_t wpc)
+{
+	const Config *cfg = tg->cfg;
+	memset(s, 0, sizeof *s);
+	s->id = id;
+	s->cfg = cfg;
+	s->L = tg->L;
+	s->tp = &tg->tp;
+	s->code = tg->L->img->code;
+	s->tg = tg;
+	s->next = SM_NEVER;
+	s->ncta = s->cta_free = ncta;
+	s->nwarps = ncta * wpc;
+	s->fw = tg->fw + (size_t)id * (size_t)s->nwarps;
+	s->shared = tg->shared + (size_t)id * (size_t)ncta * tg->shared_bytes;
+	s->cta = xcalloc((size_t)ncta, sizeof *s->cta);
+	for (int32_t k = 0; k < ncta; k++) s->cta[k].warp0 = k * wpc;
+	s->w = xcalloc((size_t)s->nwarps, sizeof *s->w);
+	s->sbwords = (s->tp->nslots + s->tp->npreds + 64) / 64;
+	s->sbbits = xcalloc((size_t)s->nwarps * 2 * (size_t)s->sbwords, sizeof *s->sbbits);
+	for (int32_t i = 0; i < s->nwarps; i++) {
+		TWarp *w = &s->w[i];
+		w->cta = -1;
+		w->npc = -1;
+		w->wait = WAIT_FREE;
+		w->sb = s->sbbits + (size_t)i * 2 * (size_t)s->sbwords;
+		w->lsb = w->sb + s->sbwords;
+	}
+	sched_init(s);
+	evq_init(&s->evq, s->nwarps * 8);
+	pipe_init(s);
+	RfSm info = {cfg, id, s->nwarps, s->nsched, s->tp, tg->L->img->regs_per_thread, wpc,
+	             &s->st};
+	s->rf = rf_models[cfg->rf_model];
+	s->rfm = s->rf->init(&info);
+	s->rf_tick = 0;
+}
+
+void sm_finish(Sm *s, int64_t end)
+{
+	sm_account(s, end);
+	if (s->rf->finish) s->rf->finish(s->rfm, &s->st);
+}
+
+void sm_fini(Sm *s)
+{
+	if (s->rf) s->rf->fini(s->rfm);
+	for (int32_t k = 0; k < s->ncta; k++) free_warps(s, &s->cta[k]);
+	smc_fini(&s->l1);
+	smc_fini(&s->cc);
+	for (int32_t i = s->ncu; i < s->ncu + s->ncu_mem; i++) free(s->cu[i].mop);
+	free(s->trk);
+	evq_fini(&s->evq);
+	free(s->sbbits);
+	free(s->sched);
+	free(s->w);
+	free(s->cta);
+}
+
+/* ---- the watchdog's report --------------------------------------------------------------- */
+
+static const char *why(const Sm *s, const TWarp *w, char *buf, size_t n)
+{
+	const Cta *c = &s->cta[w->cta].c;
+	switch (w->wait) {
+	case WAIT_NONE:
+		return s->sched[w->sched].active >> w->lidx & 1
+		       ? "ready, refused by the register file or a full pipeline"
+		       : "ready, in the two-level scheduler's pending set";
+	case WAIT_SB: return "a register being written (arithmetic, or a shared, constant or "
+	                     "parameter load)";
+	case WAIT_MEM: return "a register a global or local load will write";
+	case WAIT_BR: return "its branch to resolve";
+	case WAIT_BAR: {
+		const Barrier *b = &c->bars[w->fw->bar_id];
+		snprintf(buf, n, "barrier %u, %d of %d warps arrived", w->fw->bar_id, b->arrived,
+		         b->expected ? b->expected : c->live_warps);
+		return buf;
+	}
+	case WAIT_DONE:
+		snprintf(buf, n, "its last %d instructions to complete (exited)", w->inflight);
+		return buf;
+	default: return "nothing";
+	}
+}
+
+int sm_dump(const Sm *s, int lines)
+{
+	int used = 0;
+	for (int32_t i = 0; i < s->nwarps && used < lines; i++) {
+		const TWarp *w = &s->w[i];
+		if (w->cta < 0) continue;
+		const Cta *c = &s->cta[w->cta].c;
+		char buf[96];
+		int32_t pc = w->wait == WAIT_BAR ? w->fw->bar_pc : w->npc >= 0 ? w->npc : warp_pc(w->fw);
+		err_append("\n  sm %d warp %d (block (%u,%u,%u) warp %d): pc %d (%s:%u), "
+		           "%d in flight, waiting for %s", s->id, i, c->id.x, c->id.y, c->id.z,
+		           w->fw->widx, pc, s->L->file, pc >= 0 ? s->code[pc].line : 0, w->inflight,
+		           why(s, w, buf, sizeof buf));
+		used++;
+	}
+	return used;
+}

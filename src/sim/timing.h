@@ -1,0 +1,82 @@
+/*
+ * timing.h -- the cycle-level timing model: its entry point and the
+ * per-instruction facts it reads on the hot path.
+ *
+ * The timing model drives the functional core (exec.c) rather than
+ * replaying it: every cycle each warp scheduler picks a warp whose next
+ * instruction (known without executing it: warp_pc) is free of hazards,
+ * and exec_step() executes it on the spot -- execute at issue, as in
+ * Multi2Sim and GPGPU-Sim's functional-first mode.  Program output is
+ * therefore whatever the functional core computes, in the order the
+ * schedulers issue; cycles come from what the issued instruction then
+ * costs in the pipeline (operand collection, execution unit, memory).
+ *
+ * TIns is the timing view of one decoded instruction (DIns): its unit,
+ * what it is (load, store, branch, barrier...) and the registers it reads
+ * and writes, expanded to 32-bit slots (a 64-bit operand is two reads)
+ * and de-duplicated.  tins.c builds one array per launched kernel, once.
+ */
+#ifndef RFSIM_SIM_TIMING_H
+#define RFSIM_SIM_TIMING_H
+
+#include <stdint.h>
+
+#include "base/config.h"
+#include "sim/decode.h"
+#include "sim/gpu.h"
+
+enum {                       /* execution units (TIns.unit) */
+	TU_SP, TU_SFU, TU_DP, TU_LDST, TU_BR, NTU,
+	TU_NONE = NTU            /* issue-only: completes at issue (bar, exit, membar) */
+};
+
+enum {                       /* TIns.flags */
+	TF_LOAD    = 1 << 0,     /* memory instruction with destinations */
+	TF_STORE   = 1 << 1,     /* writes memory */
+	TF_ATOMIC  = 1 << 2,     /* read-modify-write */
+	TF_MEM     = 1 << 3,     /* goes through the load/store unit */
+	TF_BRANCH  = 1 << 4,     /* may redirect fetch: the warp waits until it resolves */
+	TF_BARRIER = 1 << 5,     /* bar.sync and friends */
+	TF_NOREGS  = 1 << 6,     /* its registers are unknown (an internal ret): issue with an
+	                            empty scoreboard */
+};
+
+enum {                       /* TIns.pseudo: compiler pseudo-ops for the register file */
+	TP_NONE,
+	TP_PREFETCH,             /* rfsim.prefetch (LTRF): TIns.arg = its register set */
+	TP_ACQUIRE,              /* rfsim.acquire (RegMutex) */
+	TP_RELEASE,              /* rfsim.release */
+};
+
+/* registers in TIns lists: >= 0 a register slot, < 0 predicate -(v+1),
+ * both relative to the warp's current frame (Warp.rbase / Warp.pbase) */
+typedef struct TIns {
+	uint8_t unit;            /* TU_* */
+	uint8_t flags;           /* TF_* */
+	uint8_t nrd;             /* reads: register slots first, then predicates */
+	uint8_t nrd_reg;         /* of which register slots (main register file reads) */
+	uint8_t nwr;             /* writes: register slots first, then predicates */
+	uint8_t nwr_reg;         /* of which register slots */
+	uint8_t pseudo;          /* TP_*: a compiler pseudo-op for the register-file model */
+	uint8_t pad_;
+	uint32_t regs;           /* offset of reads then writes in TProg.regs */
+	int32_t arg;             /* pseudo-op operand (DIns.imm): PREFETCH's register set */
+} TIns;
+
+typedef struct TProg {       /* the timing view of one Image */
+	TIns *ins;               /* one per Image.code pc */
+	int32_t *regs;           /* register lists */
+	int32_t nslots;          /* register slots per warp (Image.max_slots) */
+	int32_t npreds;          /* predicates per warp */
+} TProg;
+
+void tprog_build(TProg *tp, const Image *img);
+void tprog_free(TProg *tp);
+
+struct Launch;
+/* run a launch on the timing model; RF_OK, or RF_ERUNTIME with err_msg()
+ * (a kernel fault, the watchdog, sim.max_cycles, the instruction budget) */
+int timing_launch(const struct Launch *L, const Config *cfg, int64_t budget,
+                  KernelStats *ks);
+
+#endif

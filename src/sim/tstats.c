@@ -1,0 +1,46 @@
+/*
+ * tstats.c -- summing and reporting the timing model's counters.
+ *
+ * The JSON members come straight from tstats.def, in its order, followed
+ * by the derived figures the issue names: ipc (warp instructions per
+ * cycle, whole GPU), occupancy (average resident warps / warp slots),
+ * l1_hit_rate, cc_hit_rate, l2_hit_rate and dram_bytes.
+ */
+#include "sim/tstats.h"
+
+#include "base/json.h"
+
+void tstats_add(TStats *dst, const TStats *src)
+{
+#define TS(f, h) dst->f += src->f;
+#include "sim/tstats.def"
+#undef TS
+}
+
+double tstats_ipc(const TStats *t, uint64_t warp_insts)
+{
+	return t->cycles ? (double)warp_insts / (double)t->cycles : 0;
+}
+
+double tstats_occupancy(const TStats *t)
+{
+	return t->warp_slots ? (double)t->warp_cycles / (double)t->warp_slots : 0;
+}
+
+double tstats_rate(uint64_t hits, uint64_t misses)
+{
+	return hits + misses ? (double)hits / (double)(hits + misses) : 0;
+}
+
+void tstats_json(struct Json *j, const TStats *t, uint64_t warp_insts)
+{
+#define TS(f, h) json_uint(j, #f, t->f);
+#include "sim/tstats.def"
+#undef TS
+	json_num(j, "ipc", tstats_ipc(t, warp_insts));
+	json_num(j, "occupancy", tstats_occupancy(t));
+	json_num(j, "l1_hit_rate", tstats_rate(t->l1_hits, t->l1_misses));
+	json_num(j, "cc_hit_rate", tstats_rate(t->cc_hits, t->cc_misses));
+	json_num(j, "l2_hit_rate", tstats_rate(t->l2_hits, t->l2_misses));
+	json_uint(j, "dram_bytes", t->dram_read_bytes + t->dram_write_bytes);
+}

@@ -1,0 +1,251 @@
+"""The timing model over the workload suite: issue 5's quality bars.
+
+Invariants on every built-in workload at --size small (the sanitizer
+build, which is some ten times slower, checks the first few):
+
+  * every run passes its output check, in timing mode under every model
+    and in functional mode (program output does not depend on the model);
+  * IPC never exceeds the issue width (sm.count x sched.count);
+  * every scheduler slot is either an issue or one stall reason;
+  * `baseline` with one-cycle reads and unlimited banks is `ideal`, counter
+    for counter;
+  * `ideal` is not slower than `baseline` -- within 2% per workload, and
+    on the geometric mean.  A cycle-level model is not monotonic: a faster
+    register file changes the order warps reach the memory system, and on
+    memory-bound kernels that can move the last warp's finish by a few
+    tenths of a percent either way (scheduling anomalies; measured up to
+    1.5% on saxpy);
+  * two runs give identical statistics (determinism).
+
+Sensitivity, as a GPU behaves: IPC rises with occupancy for a
+latency-bound kernel and saturates; fewer banks give more bank conflicts;
+a longer DRAM latency lowers the IPC of a memory-bound workload.  Plus the
+watchdog, --max-cycles, and config errors.
+"""
+
+import itertools
+import json
+import os
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
+if not RFSIM.is_absolute():
+    RFSIM = ROOT / RFSIM
+SAN = "build-san" in str(RFSIM)
+HOST = ("sim_seconds", "warp_inst_per_sec", "thread_inst_per_sec")
+JOBS = os.cpu_count() or 2
+
+
+def rfsim(*args, timeout=900):
+    assert RFSIM.exists(), f"{RFSIM} not built (run make)"
+    return subprocess.run([str(RFSIM), *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def workloads():
+    out = rfsim("list").stdout
+    names, inside = [], False
+    for line in out.splitlines():
+        if line and not line[0].isspace():
+            inside = line.strip() == "workloads:"
+        elif inside and line.strip():
+            names.append(line.split()[0])
+    return names[:5] if SAN else names
+
+
+SERIAL = itertools.count()
+
+
+def stats(tmp, name, *args):
+    """rfsim run name args --stats: (exit code, the stats JSON or None, stderr)."""
+    path = tmp / f"{name}-{next(SERIAL)}.json"
+    p = rfsim("run", name, *args, "--stats", path)
+    st = json.loads(path.read_text()) if path.exists() else None
+    return p.returncode, st, p.stderr
+
+
+def strip(st):
+    """The stats without what depends on the host."""
+    st = json.loads(json.dumps(st))
+    for part in [st["totals"], *st["kernels"]]:
+        for k in HOST:
+            part.pop(k, None)
+    return st
+
+
+RUNS = {
+    "baseline": ["-s", "rf.model=baseline"],
+    "baseline2": ["-s", "rf.model=baseline"],
+    "ideal": ["-s", "rf.model=ideal"],
+    "unlimited": ["-s", "rf.model=baseline", "-s", "rf.banks=0", "-s", "rf.mrf_latency=1"],
+    "functional": ["--functional"],
+}
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("suite")
+    jobs = [(w, r) for w in workloads() for r in RUNS]
+    with ThreadPoolExecutor(JOBS) as ex:
+        res = ex.map(lambda j: stats(tmp, j[0], "--size", "small", *RUNS[j[1]]), jobs)
+        return dict(zip(jobs, res))
+
+
+def test_every_run_passes_its_check(suite):
+    for (w, r), (rc, st, err) in suite.items():
+        assert rc == 0 and st and st["check"] == "pass", f"{w} {r}: exit {rc}\n{err}"
+
+
+def test_ipc_within_issue_width_and_slots_add_up(suite):
+    for (w, r), (rc, st, err) in suite.items():
+        if r == "functional" or not st:
+            continue
+        c, t = st["config"], st["totals"]
+        width = c["sm.count"] * c["sched.count"]
+        assert 0 < t["ipc"] <= width, (w, r, t["ipc"])
+        slots = t["issued"] + sum(t[k] for k in t if k.startswith("stall_"))
+        assert slots == t["cycles"] * width, (w, r)
+        assert t["issued"] == t["warp_instructions"], (w, r)
+
+
+def test_unlimited_one_cycle_baseline_is_ideal(suite):
+    for w in workloads():
+        u = strip(suite[(w, "unlimited")][1])["totals"]
+        i = strip(suite[(w, "ideal")][1])["totals"]
+        assert u == i, f"{w}: " + ", ".join(f"{k} {u[k]} != {i[k]}" for k in u if u[k] != i[k])
+
+
+def test_ideal_not_slower_than_baseline(suite):
+    logs = []
+    for w in workloads():
+        b = suite[(w, "baseline")][1]["totals"]["cycles"]
+        i = suite[(w, "ideal")][1]["totals"]["cycles"]
+        assert i <= b * 1.02, f"{w}: ideal {i} cycles, baseline {b}"
+        logs.append(i / b)
+    prod = 1.0
+    for x in logs:
+        prod *= x
+    assert prod ** (1 / len(logs)) <= 1.0, logs
+
+
+def test_deterministic(suite):
+    for w in workloads():
+        a, b = suite[(w, "baseline")][1], suite[(w, "baseline2")][1]
+        assert strip(a) == strip(b), w
+
+
+# ---- sensitivity ------------------------------------------------------------------
+
+CHAIN = """.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry chain(.param .u64 out)
+{
+.reg .u32 %r<4>;
+.reg .u64 %rd<2>;
+mov.u32 %r1, %tid.x;
+""" + "add.u32 %r1, %r1, 3;\n" * 64 + """ld.param.u64 %rd1, [out];
+cvta.to.global.u64 %rd1, %rd1;
+st.global.u32 [%rd1], %r1;
+ret;
+}
+"""
+
+
+def ipc_of(p):
+    assert p.returncode == 0, p.stderr
+    return float(next(l for l in p.stdout.splitlines() if l.startswith("ipc")).split()[1])
+
+
+def test_ipc_rises_with_occupancy_and_saturates(tmp_path):
+    """64 one-warp blocks of a dependent chain on one SM: each resident warp
+    adds one instruction per chain latency until the SP units are full."""
+    ptx = tmp_path / "chain.ptx"
+    ptx.write_text(CHAIN)
+    ipc = []
+    for ctas in (1, 2, 4, 8, 16, 32):
+        ipc.append(ipc_of(rfsim("run", ptx, "-g", 64, "-b", 32, "-a", "buf:u32:1:zero",
+                                "-s", "sm.count=1", "-s", f"sm.max_ctas={ctas}")))
+    assert all(a < b for a, b in zip(ipc[:4], ipc[1:5])), ipc
+    assert ipc[1] > 1.8 * ipc[0] and ipc[3] > 1.8 * ipc[2], ipc
+    assert abs(ipc[5] - ipc[4]) <= 0.05 * ipc[4], ipc          # saturated
+    assert ipc[5] <= 1.0 + 1e-9, ipc      # fermi: 2 SP units of 16 lanes
+
+
+def test_fewer_banks_more_conflicts(tmp_path):
+    w = "sgemm" if "sgemm" in workloads() else workloads()[0]
+    conf = []
+    for banks in (2, 4, 8, 16, 32):
+        rc, st, err = stats(tmp_path, w, "--size", "small", "-s", f"rf.banks={banks}")
+        assert rc == 0, err
+        conf.append(st["totals"]["bank_conflicts"])
+    assert all(a > b for a, b in zip(conf, conf[1:])), conf
+
+
+def test_longer_dram_latency_lowers_ipc(tmp_path):
+    w = "saxpy" if "saxpy" in workloads() else workloads()[0]
+    ipc = []
+    for lat in (100, 400, 1600):
+        rc, st, err = stats(tmp_path, w, "--size", "small", "-s", "dram.model=fixed",
+                            "-s", f"dram.lat={lat}")
+        assert rc == 0, err
+        ipc.append(st["totals"]["ipc"])
+    assert ipc[0] > ipc[1] > ipc[2], ipc
+    slow = stats(tmp_path, w, "--size", "small", "-s", "dram.tcl_ns=60")[1]["totals"]["ipc"]
+    fast = stats(tmp_path, w, "--size", "small")[1]["totals"]["ipc"]
+    assert slow < fast, (slow, fast)
+
+
+# ---- ends of runs ---------------------------------------------------------------------
+
+def test_max_cycles_stops_a_run():
+    w = workloads()[0]
+    p = rfsim("run", w, "--size", "small", "--max-cycles", "500")
+    assert p.returncode == 1 and "sim.max_cycles" in p.stderr, p.stderr
+    p = rfsim("run", w, "--size", "small", "--max-cycles", "-3")
+    assert p.returncode == 2 and "max-cycles" in p.stderr, p.stderr
+
+
+def test_deadlock_reports_every_warp_and_exits_1():
+    p = rfsim("run", ROOT / "tests/sem/err_deadlock.ptx", "-g", 1, "-b", 64,
+              "-a", "buf:u32:4:zero", timeout=60)
+    assert p.returncode == 1, p.stderr
+    assert "deadlock" in p.stderr and "waiting for barrier 0" in p.stderr, p.stderr
+    assert "warp 0 " in p.stderr and "warp 1 " in p.stderr, p.stderr
+
+
+def test_watchdog_stops_a_run_where_no_warp_issues():
+    """sim.hang_cycles below the memory latency: every warp waits on DRAM
+    for longer than the watchdog allows, which it reports as a hang."""
+    p = rfsim("run", workloads()[0], "--size", "small", "-s", "sim.hang_cycles=100",
+              "-s", "dram.model=fixed", "-s", "dram.lat=2000")
+    assert p.returncode == 1, p.stderr
+    assert "no warp has issued for" in p.stderr and "sim.hang_cycles" in p.stderr, p.stderr
+    assert "waiting for" in p.stderr and "more warps" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("kv, says", [
+    ("rf.model=nosuch", "baseline|ideal"),
+    ("sched.policy=fifo", "lrr|gto|twolevel"),
+    ("rf.banks=-1", "rf.banks"),
+    ("dram.model=ddr", "frfcfs|fixed"),
+])
+def test_bad_timing_keys_are_input_errors(kv, says):
+    p = rfsim("run", workloads()[0], "--size", "small", "-s", kv)
+    assert p.returncode == 2 and says in p.stderr, p.stderr
+
+
+def test_stats_json_has_the_timing_keys(tmp_path):
+    rc, st, err = stats(tmp_path, workloads()[0], "--size", "small")
+    assert rc == 0, err
+    for part in (st["totals"], st["kernels"][0]):
+        for k in ("cycles", "ipc", "occupancy", "mrf_reads", "mrf_writes", "bank_conflicts",
+                  "stall_idle", "stall_scoreboard", "stall_rf", "stall_mem", "stall_barrier",
+                  "stall_other", "l1_hit_rate", "l2_hit_rate", "dram_bytes"):
+            assert k in part, k
+        assert 0 < part["occupancy"] <= 1

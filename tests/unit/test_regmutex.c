@@ -1,0 +1,424 @@
+/*
+ * test_regmutex.c -- RegMutex's compiler side (src/analysis/regmutex.c,
+ * rm_plan.c, rm_home.c, rm_check.c; regmutex.md section III).
+ *
+ * Golden tests: small PTX kernels, allocated by the pipeline and then run
+ * through the pass at a forced |Es|, with the resulting code embedded
+ * (labels and instructions as the printer writes them): a high-pressure
+ * loop (acquire before the loop, release at the head of the block after
+ * it), a high-pressure side of a divergent branch (the branch and the side
+ * acquired, the release at the reconvergence point's head), two regions
+ * in straight code (two acquire/release pairs, with compaction moves of a
+ * value live across them), and a barrier inside a high-pressure stretch
+ * (deadlock rule 2: a |Bs| below the registers live at the barrier is
+ * rejected with the rule; the heuristic never picks one).  Every result
+ * also passes the independent checker (rm_check.c).
+ *
+ * Arithmetic: the |Es| heuristic on the paper's worked example (24
+ * registers on Fermi: candidates 2, 4, 6, 8; 4, 6, 8 keep 48 warps with
+ * 16, 26, 32 pool sections; the pick is 6), the deadlock rules as
+ * filters, and the storage of section III-B (384 bits; 24 paired).
+ * Program output with the pass on is tested end to end by
+ * tests/test_regmutex_compiler.py, which runs every workload.
+ */
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/pass.h"
+#include "analysis/regmutex.h"
+#include "base.h"
+#include "config.h"
+#include "ptx.h"
+
+#define HDR ".version 7.0\n.target sm_80\n.address_size 64\n"
+
+/* 12 loads live at once in a loop; 6 registers around it */
+static const char *const K_LOOP = HDR
+	".visible .entry hot_loop(.param .u64 p0, .param .u32 p1)\n"
+	"{\n"
+	"	.reg .pred %p<2>;\n"
+	"	.reg .b32 %r<8>;\n"
+	"	.reg .f32 %f<32>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [p0];\n"
+	"	ld.param.u32 %r1, [p1];\n"
+	"	mov.u32 %r2, %tid.x;\n"
+	"	mul.wide.u32 %rd2, %r2, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	mov.u32 %r3, 0;\n"
+	"	mov.f32 %f0, 0f00000000;\n"
+	"$L_loop:\n"
+	"	ld.global.f32 %f1, [%rd3];\n"
+	"	ld.global.f32 %f2, [%rd3+4];\n"
+	"	ld.global.f32 %f3, [%rd3+8];\n"
+	"	ld.global.f32 %f4, [%rd3+12];\n"
+	"	ld.global.f32 %f5, [%rd3+16];\n"
+	"	ld.global.f32 %f6, [%rd3+20];\n"
+	"	ld.global.f32 %f7, [%rd3+24];\n"
+	"	ld.global.f32 %f8, [%rd3+28];\n"
+	"	mul.f32 %f9, %f1, %f8;\n"
+	"	mul.f32 %f10, %f2, %f7;\n"
+	"	mul.f32 %f11, %f3, %f6;\n"
+	"	mul.f32 %f12, %f4, %f5;\n"
+	"	add.f32 %f13, %f9, %f10;\n"
+	"	add.f32 %f14, %f11, %f12;\n"
+	"	add.f32 %f15, %f13, %f14;\n"
+	"	add.f32 %f0, %f0, %f15;\n"
+	"	add.s32 %r3, %r3, 1;\n"
+	"	setp.lt.u32 %p1, %r3, %r1;\n"
+	"	@%p1 bra $L_loop;\n"
+	"	st.global.f32 [%rd3], %f0;\n"
+	"	ret;\n"
+	"}\n";
+
+/* if (tid < n) { 8 loads live at once } */
+static const char *const K_COND = HDR
+	".visible .entry hot_if(.param .u64 p0, .param .u32 p1)\n"
+	"{\n"
+	"	.reg .pred %p<2>;\n"
+	"	.reg .b32 %r<8>;\n"
+	"	.reg .f32 %f<32>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [p0];\n"
+	"	ld.param.u32 %r1, [p1];\n"
+	"	mov.u32 %r2, %tid.x;\n"
+	"	mul.wide.u32 %rd2, %r2, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	mov.f32 %f0, 0f3F800000;\n"
+	"	setp.ge.u32 %p1, %r2, %r1;\n"
+	"	@%p1 bra $L_done;\n"
+	"	ld.global.f32 %f1, [%rd3];\n"
+	"	ld.global.f32 %f2, [%rd3+4];\n"
+	"	ld.global.f32 %f3, [%rd3+8];\n"
+	"	ld.global.f32 %f4, [%rd3+12];\n"
+	"	ld.global.f32 %f5, [%rd3+16];\n"
+	"	ld.global.f32 %f6, [%rd3+20];\n"
+	"	mul.f32 %f9, %f1, %f6;\n"
+	"	mul.f32 %f10, %f2, %f5;\n"
+	"	mul.f32 %f11, %f3, %f4;\n"
+	"	add.f32 %f12, %f9, %f10;\n"
+	"	add.f32 %f0, %f12, %f11;\n"
+	"$L_done:\n"
+	"	st.global.f32 [%rd3], %f0;\n"
+	"	ret;\n"
+	"}\n";
+
+/* two high-pressure stretches; %r9 lives across both and the gap */
+static const char *const K_TWO = HDR
+	".visible .entry two(.param .u64 p0)\n"
+	"{\n"
+	"	.reg .b32 %r<32>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [p0];\n"
+	"	mov.u32 %r9, %tid.x;\n"
+	"	ld.global.u32 %r1, [%rd1];\n"
+	"	ld.global.u32 %r2, [%rd1+4];\n"
+	"	ld.global.u32 %r3, [%rd1+8];\n"
+	"	ld.global.u32 %r4, [%rd1+12];\n"
+	"	ld.global.u32 %r5, [%rd1+16];\n"
+	"	add.s32 %r6, %r1, %r2;\n"
+	"	add.s32 %r7, %r3, %r4;\n"
+	"	add.s32 %r8, %r6, %r7;\n"
+	"	add.s32 %r10, %r8, %r5;\n"
+	"	st.global.u32 [%rd1], %r10;\n"
+	"	add.s32 %r11, %r9, 7;\n"
+	"	st.global.u32 [%rd1+4], %r11;\n"
+	"	ld.global.u32 %r12, [%rd1+20];\n"
+	"	ld.global.u32 %r13, [%rd1+24];\n"
+	"	ld.global.u32 %r14, [%rd1+28];\n"
+	"	ld.global.u32 %r15, [%rd1+32];\n"
+	"	ld.global.u32 %r16, [%rd1+36];\n"
+	"	add.s32 %r17, %r12, %r13;\n"
+	"	add.s32 %r18, %r14, %r15;\n"
+	"	add.s32 %r19, %r17, %r18;\n"
+	"	add.s32 %r20, %r19, %r16;\n"
+	"	add.s32 %r21, %r20, %r9;\n"
+	"	st.global.u32 [%rd1+8], %r21;\n"
+	"	ret;\n"
+	"}\n";
+
+/* a barrier where 7 registers are live, inside a 9-register stretch */
+static const char *const K_BAR = HDR
+	".visible .entry bar_in(.param .u64 p0)\n"
+	"{\n"
+	"	.reg .b32 %r<32>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [p0];\n"
+	"	ld.global.u32 %r1, [%rd1];\n"
+	"	ld.global.u32 %r2, [%rd1+4];\n"
+	"	ld.global.u32 %r3, [%rd1+8];\n"
+	"	ld.global.u32 %r4, [%rd1+12];\n"
+	"	ld.global.u32 %r5, [%rd1+16];\n"
+	"	bar.sync 0;\n"
+	"	ld.global.u32 %r6, [%rd1+20];\n"
+	"	ld.global.u32 %r7, [%rd1+24];\n"
+	"	add.s32 %r8, %r1, %r2;\n"
+	"	add.s32 %r8, %r8, %r3;\n"
+	"	add.s32 %r8, %r8, %r4;\n"
+	"	add.s32 %r8, %r8, %r5;\n"
+	"	add.s32 %r8, %r8, %r6;\n"
+	"	add.s32 %r8, %r8, %r7;\n"
+	"	st.global.u32 [%rd1], %r8;\n"
+	"	ret;\n"
+	"}\n";
+
+/* allocate and run RegMutex at |Es| = es; the kernel's code, or NULL when
+   the pass refused (err_msg() says why); *st what it did */
+static char *run(const char *src, int es, RmStats *st, int *rc)
+{
+	Module *m = ptx_parse(src, strlen(src), "test.ptx");
+	CHECK(m != NULL);
+	if (!m) return NULL;
+	Config c;
+	config_defaults(&c);
+	CHECK_EQ(config_load(&c, "fermi-gtx480"), RF_OK);
+	char v[16];
+	snprintf(v, sizeof v, "%d", es);
+	CHECK_EQ(config_set(&c, "regmutex.enable", "1"), RF_OK);
+	CHECK_EQ(config_set(&c, "regmutex.es", v), RF_OK);
+	PassReport r;
+	*rc = pass_run_report(m, &c, &r);
+	char *got = NULL;
+	if (*rc == RF_OK) {
+		const Func *f = &m->funcs[0];
+		*st = r.funcs[0].rm;
+		CHECK_EQ(regmutex_check(f, st->pick.bs, stderr), 0);
+		if (st->acquires)    /* the checker is not vacuous: one base slot fewer fails */
+			CHECK(regmutex_check(f, st->pick.bs - 1, NULL) > 0);
+		size_t n = 0;
+		FILE *out = open_memstream(&got, &n);
+		for (int32_t i = 0; i < f->nins; i++) {
+			int32_t l = ir_label_of(f, i);
+			if (l >= 0) fprintf(out, "%s:\n", ir_str(m, f->labels[l].name));
+			ptx_print_ins(m, f, &f->ins[i], out);
+		}
+		fclose(out);
+	}
+	pass_report_free(&r);
+	ir_free(m);
+	return got;
+}
+
+static void golden(const char *src, int es, const char *want, int acq, int rel)
+{
+	RmStats st;
+	int rc;
+	char *got = run(src, es, &st, &rc);
+	CHECK_EQ(rc, RF_OK);
+	if (!got) return;
+	CHECK_STR(got, want);
+	if (strcmp(got, want)) fprintf(stderr, "---- got:\n%s----\n", got);
+	CHECK_EQ(st.acquires, acq);
+	CHECK_EQ(st.releases, rel);
+	free(got);
+}
+
+/* the loop is acquired whole: the bound (an extended register, %r10 in the
+   loop) comes back from its home %r7 after the acquire; the release is at the
+   head of the block after the loop */
+TEST(regmutex_loop)
+{
+	golden(K_LOOP, 6,
+	    "\tld.param.u64 %rd2, [p0];\n"
+	    "\tld.param.u32 %r7, [p1];\n"
+	    "\tmov.u32 %r0, %tid.x;\n"
+	    "\tmul.wide.u32 %rd0, %r0, 4;\n"
+	    "\tadd.s64 %rd4, %rd2, %rd0;\n"
+	    "\tmov.u32 %r3, 0;\n"
+	    "\tmov.f32 %r6, 0f00000000;\n"
+	    "\trfsim.acquire;\n"
+	    "\tmov.b32 %r10, %r7;\n"
+	    "$L_loop:\n"
+	    "\tld.global.f32 %r0, [%rd4];\n"
+	    "\tld.global.f32 %r2, [%rd4+4];\n"
+	    "\tld.global.f32 %r7, [%rd4+8];\n"
+	    "\tld.global.f32 %r8, [%rd4+12];\n"
+	    "\tld.global.f32 %r9, [%rd4+16];\n"
+	    "\tld.global.f32 %r11, [%rd4+20];\n"
+	    "\tld.global.f32 %r12, [%rd4+24];\n"
+	    "\tld.global.f32 %r1, [%rd4+28];\n"
+	    "\tmul.f32 %r1, %r0, %r1;\n"
+	    "\tmul.f32 %r0, %r2, %r12;\n"
+	    "\tmul.f32 %r2, %r7, %r11;\n"
+	    "\tmul.f32 %r7, %r8, %r9;\n"
+	    "\tadd.f32 %r0, %r1, %r0;\n"
+	    "\tadd.f32 %r1, %r2, %r7;\n"
+	    "\tadd.f32 %r0, %r0, %r1;\n"
+	    "\tadd.f32 %r6, %r6, %r0;\n"
+	    "\tadd.s32 %r3, %r3, 1;\n"
+	    "\tsetp.lt.u32 %p0, %r3, %r10;\n"
+	    "\t@%p0 bra $L_loop;\n"
+	    "\trfsim.release;\n"
+	    "\tst.global.f32 [%rd4], %r6;\n"
+	    "\tret;\n",
+	    1, 1);
+}
+
+/* a divergent branch with a high-pressure side: the branch block's end and
+   the side are acquired (before the branch, by every lane), the release is
+   at the reconvergence point's head, after the lanes have met */
+TEST(regmutex_conditional)
+{
+	golden(K_COND, 4,
+	    "\tld.param.u64 %rd0, [p0];\n"
+	    "\tld.param.u32 %r2, [p1];\n"
+	    "\tmov.u32 %r3, %tid.x;\n"
+	    "\trfsim.acquire;\n"
+	    "\tmov.b32 %r4, %r2;\n"
+	    "\tmov.b32 %r5, %r3;\n"
+	    "\tmul.wide.u32 %rd2, %r5, 4;\n"
+	    "\tadd.s64 %rd2, %rd0, %rd2;\n"
+	    "\tmov.f32 %r0, 0f3F800000;\n"
+	    "\tsetp.ge.u32 %p0, %r5, %r4;\n"
+	    "\t@%p0 bra $L_done;\n"
+	    "\tld.global.f32 %r0, [%rd2];\n"
+	    "\tld.global.f32 %r4, [%rd2+4];\n"
+	    "\tld.global.f32 %r5, [%rd2+8];\n"
+	    "\tld.global.f32 %r6, [%rd2+12];\n"
+	    "\tld.global.f32 %r7, [%rd2+16];\n"
+	    "\tld.global.f32 %r1, [%rd2+20];\n"
+	    "\tmul.f32 %r1, %r0, %r1;\n"
+	    "\tmul.f32 %r0, %r4, %r7;\n"
+	    "\tmul.f32 %r4, %r5, %r6;\n"
+	    "\tadd.f32 %r0, %r1, %r0;\n"
+	    "\tadd.f32 %r0, %r0, %r4;\n"
+	    "$L_done:\n"
+	    "\trfsim.release;\n"
+	    "\tst.global.f32 [%rd2], %r0;\n"
+	    "\tret;\n",
+	    1, 1);
+}
+
+/* two regions; tid (%r1 at base, %r7 inside) and the pointer (%rd2 / %rd4)
+   move out to the extended set and back in around each */
+TEST(regmutex_two_regions)
+{
+	golden(K_TWO, 4,
+	    "\tld.param.u64 %rd2, [p0];\n"
+	    "\tmov.u32 %r1, %tid.x;\n"
+	    "\tld.global.u32 %r0, [%rd2];\n"
+	    "\trfsim.acquire;\n"
+	    "\tmov.b32 %r7, %r1;\n"
+	    "\tmov.b64 %rd4, %rd2;\n"
+	    "\tld.global.u32 %r1, [%rd4+4];\n"
+	    "\tld.global.u32 %r2, [%rd4+8];\n"
+	    "\tld.global.u32 %r3, [%rd4+12];\n"
+	    "\tld.global.u32 %r6, [%rd4+16];\n"
+	    "\tadd.s32 %r0, %r0, %r1;\n"
+	    "\tadd.s32 %r1, %r2, %r3;\n"
+	    "\tadd.s32 %r0, %r0, %r1;\n"
+	    "\tadd.s32 %r0, %r0, %r6;\n"
+	    "\tmov.b32 %r1, %r7;\n"
+	    "\tmov.b64 %rd2, %rd4;\n"
+	    "\trfsim.release;\n"
+	    "\tst.global.u32 [%rd2], %r0;\n"
+	    "\tadd.s32 %r0, %r1, 7;\n"
+	    "\tst.global.u32 [%rd2+4], %r0;\n"
+	    "\tld.global.u32 %r0, [%rd2+20];\n"
+	    "\trfsim.acquire;\n"
+	    "\tmov.b32 %r7, %r1;\n"
+	    "\tmov.b64 %rd4, %rd2;\n"
+	    "\tld.global.u32 %r1, [%rd4+24];\n"
+	    "\tld.global.u32 %r2, [%rd4+28];\n"
+	    "\tld.global.u32 %r3, [%rd4+32];\n"
+	    "\tld.global.u32 %r6, [%rd4+36];\n"
+	    "\tadd.s32 %r0, %r0, %r1;\n"
+	    "\tadd.s32 %r1, %r2, %r3;\n"
+	    "\tadd.s32 %r0, %r0, %r1;\n"
+	    "\tadd.s32 %r0, %r0, %r6;\n"
+	    "\tmov.b32 %r1, %r7;\n"
+	    "\tmov.b64 %rd2, %rd4;\n"
+	    "\trfsim.release;\n"
+	    "\tadd.s32 %r0, %r0, %r1;\n"
+	    "\tst.global.u32 [%rd2+8], %r0;\n"
+	    "\tret;\n",
+	    2, 2);
+}
+
+/* the barrier stays released: the region starts after it, and the value in
+   the extended slot R8 lives in R2 before the region, R1 after it */
+TEST(regmutex_barrier)
+{
+	golden(K_BAR, 2,
+	    "\tld.param.u64 %rd4, [p0];\n"
+	    "\tld.global.u32 %r0, [%rd4];\n"
+	    "\tld.global.u32 %r1, [%rd4+4];\n"
+	    "\tld.global.u32 %r2, [%rd4+8];\n"
+	    "\tld.global.u32 %r7, [%rd4+12];\n"
+	    "\tld.global.u32 %r6, [%rd4+16];\n"
+	    "\tbar.sync 0;\n"
+	    "\tld.global.u32 %r3, [%rd4+20];\n"
+	    "\trfsim.acquire;\n"
+	    "\tmov.b32 %r8, %r2;\n"
+	    "\tld.global.u32 %r2, [%rd4+24];\n"
+	    "\tadd.s32 %r0, %r0, %r1;\n"
+	    "\tmov.b32 %r1, %r8;\n"
+	    "\trfsim.release;\n"
+	    "\tadd.s32 %r0, %r0, %r1;\n"
+	    "\tadd.s32 %r0, %r0, %r7;\n"
+	    "\tadd.s32 %r0, %r0, %r6;\n"
+	    "\tadd.s32 %r0, %r0, %r3;\n"
+	    "\tadd.s32 %r0, %r0, %r2;\n"
+	    "\tst.global.u32 [%rd4], %r0;\n"
+	    "\tret;\n",
+	    1, 1);
+	RmStats st;
+	int rc;
+	char *got = run(K_BAR, 6, &st, &rc);      /* |Bs| 4 < the 7 live at the barrier */
+	CHECK(got == NULL);
+	CHECK_EQ(rc, RF_EINPUT);
+	CHECK_CONTAINS(err_msg(), "deadlock rule 2");
+	free(got);
+}
+
+static Config fermi(void)
+{
+	Config c;
+	config_defaults(&c);
+	CHECK_EQ(config_load(&c, "fermi-gtx480"), RF_OK);
+	return c;
+}
+
+/* section III-A2's example: 24 registers, 48 warps of a 32K file */
+TEST(regmutex_pick_paper)
+{
+	Config c = fermi();
+	RmPick p;
+	int32_t w;
+	CHECK_EQ(regmutex_sections(&c, 256, 0, 20, 4, 0, &w), 16);
+	CHECK_EQ(w, 48);
+	CHECK_EQ(regmutex_sections(&c, 256, 0, 18, 6, 0, &w), 26);
+	CHECK_EQ(regmutex_sections(&c, 256, 0, 16, 8, 0, &w), 32);
+	regmutex_pick(&c, 24, 256, 0, 0, 0, 0, &p);
+	CHECK_EQ(p.es, 6);
+	CHECK_EQ(p.bs, 18);
+	CHECK_EQ(p.warps_base, 40);
+	CHECK_EQ(p.warps_rm, 48);
+	CHECK_EQ(p.sections, 26);
+	CHECK(p.why == NULL);
+	regmutex_pick(&c, 24, 256, 0, 19, 0, 0, &p);   /* rule 2 leaves only 4 (and 2) */
+	CHECK_EQ(p.es, 4);
+	regmutex_pick(&c, 24, 256, 0, 23, 0, 0, &p);
+	CHECK_EQ(p.es, 0);
+	regmutex_pick(&c, 16, 256, 0, 0, 0, 0, &p);    /* threads limit it, not registers */
+	CHECK_EQ(p.es, 0);
+	CHECK_STR(p.why, "occupancy not register-limited");
+	regmutex_pick(&c, 24, 256, 0, 0, 10, 0, &p);   /* regmutex.es overrides */
+	CHECK_EQ(p.es, 10);
+	CHECK_EQ(p.bs, 14);
+	regmutex_pick(&c, 23, 256, 0, 0, 0, 0, &p);    /* counted as allocated: 24 */
+	CHECK_EQ(p.es, 6);
+	CHECK_EQ(p.bs, 18);
+}
+
+/* section III-B: 48 + 48 + 48 * 6 bits; paired warps, Nw / 2 */
+TEST(regmutex_storage)
+{
+	Config c = fermi();
+	CHECK_EQ(regmutex_storage_bits(&c, 0), 384);
+	CHECK_EQ(regmutex_storage_bits(&c, 1), 24);
+	CHECK_EQ(config_set(&c, "sm.max_warps", "64"), RF_OK);
+	CHECK_EQ(regmutex_storage_bits(&c, 0), 64 + 64 + 64 * 6);
+}
