@@ -7,9 +7,9 @@ They cover what issue 11 asks for: nvcc's default zstd-compressed PTX,
 --no-compress and LZ4 builds, __constant__/__device__/__managed__ variables
 with initializers, dynamic shared memory, several kernels on streams with
 events, struct arguments, and the error behaviour.  The built-in workloads
-saxpy, reduce, sgemm and bfs are built the same way from their unchanged
-sources (tests/cudart/workloads/) and must report exactly what
-`rfsim run NAME --size small` reports, kernel for kernel.
+Every built-in workload is built the same way from its unchanged sources
+(tests/cudart/workloads/) and must report exactly what `rfsim run NAME
+--size small` reports, kernel for kernel.
 
 Tests that need nvcc skip without it (CI has no toolkit); those that need
 only a C compiler -- the exported symbol list, the hand-built fatbins of
@@ -57,7 +57,12 @@ PROGRAMS = {
     "errors": ("errors.cu", []),
 }
 PASSING = [p for p in PROGRAMS if p != "vecadd_sass"]
-WORKLOADS = ["saxpy", "reduce", "sgemm", "bfs"]
+# every built-in workload, in workloads.def order
+WORKLOADS = re.findall(r"^X\((\w+),", (ROOT / "workloads" / "workloads.def").read_text(), re.M)
+# programs are built once into the source tree's build/ and reused by later
+# runs (the sanitizer run, reruns) while no source or flag changed: they link
+# libcudart dynamically, so one build serves every build of the library
+PROG_DIR = ROOT / "build" / "cudart-progs"
 # the flags of `make ptx`, so the embedded PTX is the committed PTX
 WL_FLAGS = ["-gencode", "arch=compute_80,code=compute_80", "-O3", "-lineinfo"]
 
@@ -93,8 +98,13 @@ def passed(p):
 def nvcc(out, sources, flags):
     cmd = [NVCC, "-cudart", "shared", *flags, "-I", str(SRC), "-o", str(out),
            *map(str, sources)]
+    stamp = out.with_suffix(".cmd")
+    if (out.exists() and stamp.exists() and stamp.read_text() == " ".join(cmd)
+            and all(Path(s).stat().st_mtime < out.stat().st_mtime for s in sources)):
+        return out
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, f"{' '.join(cmd)}\n{p.stderr}"
+    stamp.write_text(" ".join(cmd))
     return out
 
 
@@ -103,7 +113,8 @@ def built(tmp_path_factory):
     """Build every program and workload once, in parallel: name -> path."""
     if NVCC is None:
         pytest.skip("nvcc not found")
-    d = tmp_path_factory.mktemp("cudart")
+    d = PROG_DIR
+    d.mkdir(parents=True, exist_ok=True)
     jobs = {name: (d / name, [SRC / src], flags) for name, (src, flags) in PROGRAMS.items()}
     for w in WORKLOADS:
         wl = ROOT / "workloads"

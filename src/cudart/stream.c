@@ -15,11 +15,11 @@
  * stream_clock_ms(): the sum of the simulated durations of the kernels
  * launched so far (copies take no time).  A kernel's duration comes from
  * kernel_ms(), the one place that turns the simulator's per-kernel
- * statistics into time.  Until the timing model (issue 5) records cycles
- * per kernel, it is an estimate from the functional counts: one warp
- * instruction per SM per cycle, work spread evenly over sm.count SMs, at
- * gpu.clock_mhz.  When KernelStats carries simulated cycles, kernel_ms()
- * becomes cycles / clock and nothing else changes.
+ * statistics into time: the timing model's simulated cycles divided by
+ * gpu.clock_mhz.  A kernel run functionally (RFSIM_SET="sim.mode=
+ * functional") has no cycles; its time is then an estimate from the
+ * instruction count: one warp instruction per SM per cycle, spread evenly
+ * over sm.count SMs.
  */
 #include <stdlib.h>
 
@@ -50,7 +50,8 @@ static unsigned long long next_id = 3;  /* 0..2: the default streams' ids */
 /* simulated milliseconds one kernel took (see the essay) */
 static double kernel_ms(const KernelStats *k, const Config *c)
 {
-	double cycles = (double)k->warp_insts / (double)c->sm_count;
+	double cycles = k->timed ? (double)k->ts.cycles
+	                         : (double)k->warp_insts / (double)c->sm_count;
 	return cycles / (c->gpu_clock_mhz * 1e3);
 }
 
