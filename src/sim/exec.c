@@ -28,6 +28,7 @@ static uint64_t sreg_value(const Cta *c, const Warp *w, uint32_t l, int sr, int 
 	uint32_t t[3];
 	const uint32_t *nt = &L->block.x, *ci = &c->id.x, *nc = &L->grid.x;
 	int k = comp ? comp - 1 : 0;
+	uint64_t clk = c->clock ? (uint64_t)*c->clock : w->ninsts;
 	switch ((SReg)sr) {
 	case SR_TID: exec_thread_of(L, w, l, t); return t[k];
 	case SR_NTID: return nt[k];
@@ -44,12 +45,13 @@ static uint64_t sreg_value(const Cta *c, const Warp *w, uint32_t l, int sr, int 
 	case SR_LANEMASK_LT: return (1u << l) - 1;
 	case SR_LANEMASK_GE: return ~((1u << l) - 1);
 	case SR_LANEMASK_GT: return ~(uint32_t)((2ull << l) - 1);
-	case SR_CLOCK: return (uint32_t)w->ninsts;
-	case SR_CLOCK_HI: return (uint32_t)(w->ninsts >> 32);
-	case SR_CLOCK64: return w->ninsts;
-	case SR_GLOBALTIMER: return (uint64_t)(w->ninsts / L->clock_ghz);
-	case SR_GLOBALTIMER_LO: return (uint32_t)(uint64_t)(w->ninsts / L->clock_ghz);
-	case SR_GLOBALTIMER_HI: return (uint32_t)((uint64_t)(w->ninsts / L->clock_ghz) >> 32);
+	/* the SM's cycle in timing mode; functionally, the warp's instruction count */
+	case SR_CLOCK: return (uint32_t)clk;
+	case SR_CLOCK_HI: return (uint32_t)(clk >> 32);
+	case SR_CLOCK64: return clk;
+	case SR_GLOBALTIMER: return (uint64_t)(clk / L->clock_ghz);
+	case SR_GLOBALTIMER_LO: return (uint32_t)(uint64_t)(clk / L->clock_ghz);
+	case SR_GLOBALTIMER_HI: return (uint32_t)((uint64_t)(clk / L->clock_ghz) >> 32);
 	case SR_DYNAMIC_SMEM_SIZE: return L->dyn_shmem;
 	case SR_TOTAL_SMEM_SIZE: return c->shared_bytes;
 	case SR_CLUSTERID: case SR_CLUSTER_CTARANK: return 0;

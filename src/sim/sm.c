@@ -258,6 +258,7 @@ void sm_launch_cta(Sm *s, int32_t slot, uint64_t id, int64_t t)
 	c->shared_bytes = s->tg->shared_bytes;
 	c->live_warps = nw;
 	c->smid = s->id;
+	c->clock = &s->now;
 	for (int b = 0; b < 16; b++) c->bars[b].red_and = 1;
 	memset(c->shared, 0, c->shared_bytes);
 	cs->used = 1;

@@ -96,6 +96,7 @@ typedef struct Cta {
 	int32_t live_warps;      /* warps not done */
 	Barrier bars[16];
 	int32_t smid;
+	const int64_t *clock;    /* the SM's cycle in timing mode (%clock), NULL functionally */
 } Cta;
 
 struct Launch {
