@@ -55,6 +55,7 @@ PROGRAMS = {
     "streams": ("streams.cu", []),
     "structarg": ("structarg.cu", []),
     "errors": ("errors.cu", []),
+    "devprintf": ("devprintf.cu", []),
 }
 PASSING = [p for p in PROGRAMS if p != "vecadd_sass"]
 # every built-in workload, in workloads.def order
@@ -292,3 +293,13 @@ def test_workload_as_runtime_program_matches_rfsim_run(built, name, tmp_path):
                 for kern in json.loads(path.read_text())["kernels"]]
 
     assert launches(stats) == launches(ref_file)
+
+
+@needs_nvcc
+def test_device_printf_lines_reach_stdout(built):
+    p = passed(run(built["devprintf"]))
+    # 40 + thread index; 0.5 * thread index with two decimals
+    for line in ["hello from block 0 thread 0: 40 0.00", "hello from block 0 thread 1: 41 0.50",
+                 "hello from block 1 thread 0: 40 0.00", "hello from block 1 thread 1: 41 0.50"]:
+        assert line in p.stdout, p.stdout
+    assert "Assertion `x[threadIdx.x] < 3` failed." in p.stderr, p.stderr

@@ -481,6 +481,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	case FAULT_MISALIGNED: r = CUDA_ERROR_MISALIGNED_ADDRESS; break;
 	case FAULT_ADDRESS: r = CUDA_ERROR_ILLEGAL_ADDRESS; break;
 	case FAULT_STACK: r = CUDA_ERROR_HARDWARE_STACK_ERROR; break;
+	case FAULT_ASSERT: r = CUDA_ERROR_ASSERT; break;
 	default: r = CUDA_ERROR_LAUNCH_FAILED; break;
 	}
 	g_cur->sticky = r;

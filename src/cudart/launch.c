@@ -73,6 +73,7 @@ static cudaError_t launch_error(CUresult r)
 	case CUDA_ERROR_HARDWARE_STACK_ERROR:
 	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
 	case CUDA_ERROR_LAUNCH_FAILED:
+	case CUDA_ERROR_ASSERT:
 		rt_set_sticky(rt_from_cu(r));
 		return rt_from_cu(r);
 	default: return rt_from_cu(r);

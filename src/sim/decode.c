@@ -69,6 +69,9 @@ static int reach(const Module *m, int32_t kernel, int32_t **out, int32_t *n)
 				if (in->o[k].kind == OPK_SYM && m->syms[in->o[k].reg].kind == SYM_FUNC)
 					callee = m->syms[in->o[k].reg].func;
 			if (callee < 0) continue;
+			if (!m->funcs[callee].has_body &&
+			    builtin_lookup(ir_str(m, m->syms[m->funcs[callee].sym].name)))
+				continue;                 /* provided by builtin.c */
 			if (state[callee] == 1) rec = 1;
 			if (state[callee]) continue;
 			state[callee] = 1;
@@ -201,7 +204,7 @@ static void stack_needs(Image *img, const Module *m)
 			const ImgFunc *f = &img->funcs[i];
 			int32_t bs = 0, bp = 0, bl = 0;
 			for (int32_t pc = f->entry; pc < f->end; pc++) {
-				if (img->code[pc].op != OP_CALL) continue;
+				if (img->code[pc].op != OP_CALL || (img->code[pc].flags & DF_BUILTIN)) continue;
 				int32_t ce = img->calls[img->code[pc].aux].callee;
 				if (s[ce] > bs) bs = s[ce];
 				if (p[ce] > bp) bp = p[ce];

@@ -52,6 +52,7 @@ enum {                       /* DIns.flags */
 	DF_FLOAT     = 1 << 4,   /* type is float */
 	DF_PRED_DST  = 1 << 5,   /* d[0] is a predicate */
 	DF_SREG      = 1 << 6,   /* mov from a special register: imm = SReg, aux = component */
+	DF_BUILTIN   = 1 << 7,   /* call of a runtime function rfsim provides: imm = BUILTIN_* */
 };
 
 enum {                       /* DIns.fast: hot (op, type) pairs with no modifiers */
@@ -96,8 +97,13 @@ typedef struct DIns {
 	uint32_t line;           /* PTX line */
 } DIns;
 
+enum {                       /* device-runtime functions nvcc calls without a body */
+	BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL,
+};
+int builtin_lookup(const char *name);   /* BUILTIN_* (builtin.c) */
+
 typedef struct CallInfo {    /* one call site: argument and return copies */
-	int32_t callee;          /* Image.funcs index */
+	int32_t callee;          /* Image.funcs index; -1 for a builtin */
 	int32_t nargs, nrets;
 	int32_t *arg_src, *arg_dst, *arg_size;   /* frame offsets (caller -> callee) */
 	int32_t *ret_src, *ret_dst, *ret_size;   /* frame offsets (callee -> caller) */

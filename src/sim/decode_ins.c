@@ -535,6 +535,7 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 	}
 	const Func *cf = &m->funcs[callee];
 	int nargs = args ? args->n : 0, nrets = rets ? rets->n : 0;
+	int builtin = cf->has_body ? 0 : builtin_lookup(ir_str(m, m->syms[cf->sym].name));
 	if (nargs != cf->nparam || nrets != cf->nret) {
 		err_set("%s:%u:%u: call passes %d argument(s) and %d return value(s); '%s' takes "
 		        "%d and %d", m->filename, in->line, in->col, nargs, nrets,
@@ -545,7 +546,7 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 	VEC_RESERVE(img->calls, dc->capcall, (size_t)img->ncall + 1);
 	CallInfo *ci = &img->calls[img->ncall];
 	memset(ci, 0, sizeof *ci);
-	ci->callee = dc->img_of_func[callee];
+	ci->callee = builtin ? -1 : dc->img_of_func[callee];
 	ci->nargs = nargs, ci->nrets = nrets;
 	int32_t *buf = arena_alloc(img->arena, (size_t)(nargs + nrets) * 3 * sizeof *buf + 4);
 	ci->arg_src = buf, ci->arg_dst = buf + nargs, ci->arg_size = buf + 2 * nargs;
@@ -561,6 +562,7 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 			int32_t formal = pass ? cf->rets[i] : cf->params[i];
 			int64_t sz = sym_size(&m->syms[o->reg]), fs = sym_size(&m->syms[formal]);
 			if (fs < sz) sz = fs;
+			if (builtin) dc->addr[formal] = 0;  /* builtins read the caller's frame */
 			if (pass) {
 				ci->ret_src[i] = (int32_t)dc->addr[formal];
 				ci->ret_dst[i] = (int32_t)dc->addr[o->reg];
@@ -573,6 +575,10 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 		}
 	}
 	cur(dc)->aux = img->ncall++;
+	if (builtin) {
+		cur(dc)->flags |= DF_BUILTIN;
+		cur(dc)->imm = builtin;
+	}
 	return RF_OK;
 }
 
@@ -668,7 +674,8 @@ int decode_finish(DecodeCtx *dc)
 	Image *img = dc->img;
 	for (int32_t pc = 0; pc < img->ncode; pc++) {
 		DIns *d = &img->code[pc];
-		if (d->op == OP_CALL) d->target = img->funcs[img->calls[d->aux].callee].entry;
+		if (d->op == OP_CALL && !(d->flags & DF_BUILTIN))
+			d->target = img->funcs[img->calls[d->aux].callee].entry;
 	}
 	return RF_OK;
 }

@@ -509,6 +509,10 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		if (gm != act) {        /* a guarded call: run it for the guarded lanes */
 			die("guarded call reached the executor (decode rejects it)");
 		}
+		if (d->flags & DF_BUILTIN) {
+			if (exec_builtin(c, w, d, act)) return EX_FAULT;
+			break;
+		}
 		return simt_call(c, w, d, act);
 	case OP_RET: case OP_EXIT:     /* lanes not leaving go on after it */
 		if (!gm) break;

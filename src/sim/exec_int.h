@@ -82,6 +82,12 @@ int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act);
 int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act);
 void exec_thread_of(const Launch *L, const Warp *w, uint32_t l, uint32_t t[3]);
 
+/* builtin.c: vprintf and __assertfail, RF_OK or RF_ERUNTIME (fault set) */
+int exec_builtin(Cta *c, Warp *w, const DIns *d, uint32_t act);
+/* host pointer of n bytes at a generic/typed address, NULL after a fault (exec_mem.c) */
+uint8_t *exec_addr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a, uint32_t n,
+                   int store);
+
 /* simt.c */
 void simt_push(Warp *w, SimtEntry e);
 void simt_settle(Cta *c, Warp *w);

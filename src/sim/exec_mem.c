@@ -91,7 +91,7 @@ static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, in
 
 /* host pointer for an access of n bytes at address a in space xs, or NULL
  * after recording a fault */
-static uint8_t *maddr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a,
+uint8_t *exec_addr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a,
                       uint32_t n, int store)
 {
 	const Launch *L = c->L;
@@ -166,7 +166,7 @@ int exec_ld(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	int n = d->nd, e = d->elt, sgn = (d->flags & DF_SIGNED) != 0;
 	LANES(act, l) {
 		uint64_t a = addr_of(w, img, d, l);
-		const uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)(e * n), 0);
+		const uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)(e * n), 0);
 		if (!p) return EX_FAULT;
 		for (int i = 0; i < n; i++) {
 			if (d->d[i] < 0) continue;
@@ -183,7 +183,7 @@ int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	int n = d->ns, e = d->elt;
 	LANES(act, l) {
 		uint64_t a = addr_of(w, img, d, l);
-		uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)(e * n), 1);
+		uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)(e * n), 1);
 		if (!p) return EX_FAULT;
 		for (int i = 0; i < n; i++)
 			store_le(p + i * e, e, rdw(srcp(w, img, d->s[i]), l, d->sw[i]));
@@ -197,7 +197,7 @@ int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	int e = d->elt;
 	LANES(act, l) {
 		uint64_t a = addr_of(w, img, d, l);
-		uint8_t *p = maddr(c, w, l, d, d->space, a, (uint32_t)e, 1);
+		uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)e, 1);
 		if (!p) return EX_FAULT;
 		uint64_t b = rdw(srcp(w, img, d->s[0]), l, d->sw[0]);
 		uint64_t cc = d->ns > 1 ? rdw(srcp(w, img, d->s[1]), l, d->sw[1]) : 0;

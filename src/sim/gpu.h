@@ -92,7 +92,7 @@ int gpu_launch(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t d
 
 /* what stopped the last kernel that returned RF_ERUNTIME */
 enum { FAULT_NONE, FAULT_ADDRESS, FAULT_MISALIGNED, FAULT_TRAP, FAULT_STACK,
-       FAULT_DEADLOCK, FAULT_LIMIT };
+       FAULT_DEADLOCK, FAULT_LIMIT, FAULT_ASSERT };
 int gpu_last_fault(void);
 
 /* statistics of every kernel launched so far, in launch order */
