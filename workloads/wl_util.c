@@ -112,9 +112,10 @@ void wl_free(CUdeviceptr *d)
 
 /* ---- checking ---- */
 
-int wl_check_f32(const char *what, const float *got, const double *want,
-                 const double *mag, size_t n, size_t cols, double atol, double rtol,
-                 char *msg, size_t msgn)
+/* the float check of wl_check_f32/f64: got[i] read as double through get */
+static int check_float(const char *what, const void *got, double (*get)(const void *, size_t),
+                       int digits, const double *want, const double *mag, size_t n,
+                       size_t cols, double atol, double rtol, char *msg, size_t msgn)
 {
 	size_t bad = 0, first = 0;
 	double first_tol = 0;
@@ -122,7 +123,7 @@ int wl_check_f32(const char *what, const float *got, const double *want,
 
 	for (size_t i = 0; i < n; i++) {
 		double tol = atol + rtol * (mag ? mag[i] : fabs(want[i]));
-		if (fabs((double)got[i] - want[i]) <= tol)  /* false for NaN */
+		if (fabs(get(got, i) - want[i]) <= tol)  /* false for NaN */
 			continue;
 		if (!bad++) {
 			first = i;
@@ -135,39 +136,27 @@ int wl_check_f32(const char *what, const float *got, const double *want,
 		snprintf(where, sizeof where, "[%zu][%zu]", first / cols, first % cols);
 	else
 		snprintf(where, sizeof where, "[%zu]", first);
-	snprintf(msg, msgn, "%s%s: got %.9g, expected %.9g (tolerance %.3g); "
-	         "%zu of %zu elements differ", what, where, (double)got[first],
+	snprintf(msg, msgn, "%s%s: got %.*g, expected %.*g (tolerance %.3g); "
+	         "%zu of %zu elements differ", what, where, digits, get(got, first), digits,
 	         want[first], first_tol, bad, n);
 	return 1;
+}
+
+static double get_f32(const void *p, size_t i) { return ((const float *)p)[i]; }
+static double get_f64(const void *p, size_t i) { return ((const double *)p)[i]; }
+
+int wl_check_f32(const char *what, const float *got, const double *want,
+                 const double *mag, size_t n, size_t cols, double atol, double rtol,
+                 char *msg, size_t msgn)
+{
+	return check_float(what, got, get_f32, 9, want, mag, n, cols, atol, rtol, msg, msgn);
 }
 
 int wl_check_f64(const char *what, const double *got, const double *want,
                  const double *mag, size_t n, size_t cols, double atol, double rtol,
                  char *msg, size_t msgn)
 {
-	size_t bad = 0, first = 0;
-	double first_tol = 0;
-	char where[48];
-
-	for (size_t i = 0; i < n; i++) {
-		double tol = atol + rtol * (mag ? mag[i] : fabs(want[i]));
-		if (fabs(got[i] - want[i]) <= tol)  /* false for NaN */
-			continue;
-		if (!bad++) {
-			first = i;
-			first_tol = tol;
-		}
-	}
-	if (!bad)
-		return 0;
-	if (cols)
-		snprintf(where, sizeof where, "[%zu][%zu]", first / cols, first % cols);
-	else
-		snprintf(where, sizeof where, "[%zu]", first);
-	snprintf(msg, msgn, "%s%s: got %.17g, expected %.17g (tolerance %.3g); "
-	         "%zu of %zu elements differ", what, where, got[first], want[first],
-	         first_tol, bad, n);
-	return 1;
+	return check_float(what, got, get_f64, 17, want, mag, n, cols, atol, rtol, msg, msgn);
 }
 
 int wl_check_u32(const char *what, const uint32_t *got, const uint32_t *want,
@@ -247,4 +236,18 @@ out:
 	free(acc);
 	free(mag);
 	return rc;
+}
+
+void wl_dominant_matrix(float *a, int n, WlRng *rng)
+{
+	for (int i = 0; i < n; i++) {
+		double off = 0;
+		for (int j = 0; j < n; j++) {
+			if (j == i)
+				continue;
+			a[i * n + j] = wl_rng_f32(rng, -1.0f, 1.0f);
+			off += fabsf(a[i * n + j]);
+		}
+		a[i * n + i] = (float)(off + 1.0);
+	}
 }

@@ -43,6 +43,10 @@ uint64_t wl_rng_u64(WlRng *r);
 uint32_t wl_rng_u32(WlRng *r);
 uint32_t wl_rng_below(WlRng *r, uint32_t n);      /* uniform in [0, n), n > 0 */
 float wl_rng_f32(WlRng *r, float lo, float hi);   /* uniform, multiples of (hi-lo)/2^24 */
+/* n x n row-major matrix, off-diagonal uniform in [-1, 1), each diagonal entry
+ * 1 + the sum of its row's |off-diagonal| entries: strictly diagonally
+ * dominant, so LU without pivoting is stable (element growth at most 2) */
+void wl_dominant_matrix(float *a, int n, WlRng *rng);
 
 /* blocks of `per` needed to cover n (grid sizes) */
 static inline unsigned wl_cdiv(size_t n, size_t per)

@@ -39,16 +39,7 @@ static void make_matrix(float *a, int n, uint64_t seed)
 	WlRng rng;
 
 	wl_rng_init(&rng, seed, 1);
-	for (int i = 0; i < n; i++) {
-		double off = 0;
-		for (int j = 0; j < n; j++) {
-			if (j == i)
-				continue;
-			a[i * n + j] = wl_rng_f32(&rng, -1.0f, 1.0f);
-			off += fabsf(a[i * n + j]);
-		}
-		a[i * n + i] = (float)(off + 1.0);
-	}
+	wl_dominant_matrix(a, n, &rng);
 }
 
 int wl_lud_run(const WlArgs *args, char *msg, size_t msgn)
