@@ -239,6 +239,7 @@ static CUresult load(CUmodule *module, const char *text, size_t len, const char 
 	int rc = gpu_load_ptx(g_cur->g, text, len, name, &p);
 	if (rc) {
 		fprintf(stderr, "rfsim: %s\n", err_msg());
+		err_clear();                /* said; callers need not say it again */
 		return rc == RF_EINPUT ? CUDA_ERROR_INVALID_PTX : CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	struct CUmod_st *m = xcalloc(1, sizeof *m);
@@ -473,10 +474,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	}
 	if (rc == RF_OK) return CUDA_SUCCESS;
 	fprintf(stderr, "rfsim: %s\n", err_msg());
-	if (rc == RF_EINPUT) {
-		return strstr(err_msg(), "threads") ? CUDA_ERROR_INVALID_VALUE
-		                                    : CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-	}
+	err_clear();                /* said; callers need not say it again */
+	if (rc == RF_EINPUT)        /* refused before it ran: not sticky */
+		return gpu_last_fault() == FAULT_NO_RESOURCES ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+		                                              : CUDA_ERROR_INVALID_VALUE;
 	switch (gpu_last_fault()) {
 	case FAULT_MISALIGNED: r = CUDA_ERROR_MISALIGNED_ADDRESS; break;
 	case FAULT_ADDRESS: r = CUDA_ERROR_ILLEGAL_ADDRESS; break;

@@ -435,7 +435,10 @@ int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
 		return RF_EINPUT;
 	}
 	int rc = check_launch(g, p, k, grid, block, dyn, psize);
-	if (rc) return rc;
+	if (rc) {
+		gpu_set_fault(FAULT_BAD_LAUNCH);
+		return rc;
+	}
 	const Image *img = p->img[k];
 	Launch L = {0};
 	L.img = img;

@@ -90,9 +90,12 @@ int prog_find_global(const Program *p, const char *name, uint64_t *dptr, uint64_
 int gpu_launch(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t dyn_shmem,
                const void *params, size_t params_size);
 
-/* what stopped the last kernel that returned RF_ERUNTIME */
+/* what stopped the last kernel that returned RF_ERUNTIME, or (the last two)
+ * why a launch was refused with RF_EINPUT */
 enum { FAULT_NONE, FAULT_ADDRESS, FAULT_MISALIGNED, FAULT_TRAP, FAULT_STACK,
-       FAULT_DEADLOCK, FAULT_LIMIT, FAULT_ASSERT };
+       FAULT_DEADLOCK, FAULT_LIMIT, FAULT_ASSERT,
+       FAULT_BAD_LAUNCH,      /* grid, block, shared memory or parameters out of range */
+       FAULT_NO_RESOURCES };  /* one block does not fit on an SM (registers, ...) */
 int gpu_last_fault(void);
 
 /* statistics of every kernel launched so far, in launch order */

@@ -91,6 +91,7 @@ static int ctas_per_sm(Timing *tg)
 		        "bytes of shared memory does not fit on an SM (limited by %s; see rfsim "
 		        "config --help, sm.*)", L->kname, L->nthreads, L->img->regs_per_thread,
 		        (long long)o.shared, occ_limit_name[o.limiter]);
+		gpu_set_fault(FAULT_NO_RESOURCES);
 		return -1;
 	}
 	return n;
