@@ -76,8 +76,12 @@ san:
 
 check: test san
 
+# compiler speed, then the timing model on the suite (maxwell-ltrf), then the
+# functional core alone on the starter workloads
 bench: $(BUILD)/rfsim
 	python3 bench/bench.py $(BUILD)/rfsim
+	python3 bench/bench.py $(BUILD)/rfsim --no-compile -s sim.mode=functional \
+	    saxpy reduce sgemm bfs
 
 # docs/workloads.md: rfsim's register counts beside ptxas -v's (needs ptxas),
 # launch shapes, warp instructions and occupancy per config: runs every

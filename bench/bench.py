@@ -50,12 +50,14 @@ def main():
     ap.add_argument("--size", default="default", choices=["small", "default", "large"])
     ap.add_argument("-c", "--config", default="maxwell-ltrf")
     ap.add_argument("-s", "--set", action="append", default=[])
-    a = ap.parse_args()
+    ap.add_argument("--no-compile", action="store_true", help="skip the compiler bench")
+    a = ap.parse_intermixed_args()
 
     extra = (["-c", a.config] if a.config else []) + [x for s in a.set for x in ("-s", s)]
     names = a.workload or workloads(a.rfsim)
-    compile_bench(a.rfsim)
-    print(f"rfsim bench, size {a.size}\n")
+    if not a.no_compile:
+        compile_bench(a.rfsim)
+    print(f"rfsim bench, size {a.size}, {' '.join(extra)}\n")
     print(f"{'workload':16} {'cycles':>10} {'warp insts':>12} {'sim s':>8} "
           f"{'M thr-inst/s':>13} {'M warp-inst/s':>14} {'(cpu)':>7} {'peak MB':>8}")
     thr, warp, cpu, rss, failed = [], [], [], [], []
