@@ -34,41 +34,6 @@
 
 const int listing_pct[NPCT] = {0, 25, 50, 75, 90, 100};
 
-/* maybe-defined registers before each instruction (nins sets of words):
-   some write reaches it along some path (forward dataflow) */
-static uint64_t *maydef_sets(const Cfg *c, int32_t words)
-{
-	const Func *f = c->f;
-	int32_t nb = c->nblock + 1, buf[1 + INS_MAXOPD * 256];
-	size_t w = (size_t)words;
-	uint64_t *in = xcalloc((size_t)nb * w, sizeof(uint64_t));
-	uint64_t *ins = xcalloc((size_t)(f->nins + 1) * w, sizeof(uint64_t));
-	uint64_t *cur = xmalloc(sizeof(uint64_t) * w);
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (int32_t k = 0; k < nb; k++) {
-			int32_t b = c->rpo[k];
-			if (b == c->exit) continue;
-			memcpy(cur, in + (size_t)b * w, sizeof(uint64_t) * w);
-			for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
-				memcpy(ins + (size_t)i * w, cur, sizeof(uint64_t) * w);
-				int n = live_defs(f, &f->ins[i], buf, (int)(sizeof buf / sizeof *buf));
-				for (int j = 0; j < n; j++) cur[buf[j] >> 6] |= (uint64_t)1 << (buf[j] & 63);
-			}
-			for (int32_t s = 0; s < c->blocks[b].nsucc; s++) {
-				uint64_t *si = in + (size_t)c->blocks[b].succ[s] * w;
-				for (size_t j = 0; j < w; j++) {
-					changed |= (cur[j] & ~si[j]) != 0;
-					si[j] |= cur[j];
-				}
-			}
-		}
-	}
-	free(in);
-	free(cur);
-	return ins;
-}
-
 /* 32-bit registers in set that may hold a value (md: maybe-defined) */
 static int32_t count32(const Func *f, const Live *l, const uint64_t *set, const uint64_t *md)
 {
@@ -94,7 +59,7 @@ void listing_profile(const Func *f, int warp, LiveProfile *p)
 	memset(p, 0, sizeof *p);
 	Cfg *c = cfg_build(f);
 	Live *l = warp ? live_compute_div(c) : live_compute(c);
-	uint64_t *md = maydef_sets(c, l->words);
+	uint64_t *md = live_maydef(c, l->words);
 	int32_t *v = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	double sum = 0;
 	for (int32_t i = 0; i < f->nins; i++) {
@@ -144,7 +109,7 @@ void listing_print(const Module *m, const Func *f, FILE *out)
 {
 	Cfg *c = cfg_build(f);
 	Live *lt = live_compute(c), *lw = live_compute_div(c);
-	uint64_t *md = maydef_sets(c, lt->words);
+	uint64_t *md = live_maydef(c, lt->words);
 	int32_t *first = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 2));
 	int32_t *next = xmalloc(sizeof(int32_t) * ((size_t)f->nlabel + 1));
 	for (int32_t i = 0; i <= f->nins; i++) first[i] = -1;

@@ -341,3 +341,37 @@ void live_dump(const Live *l, const Module *m, FILE *out)
 	}
 	free(buf);
 }
+
+/* see live.h: a forward walk in reverse post-order to a fixed point */
+uint64_t *live_maydef(const Cfg *c, int32_t words)
+{
+	const Func *f = c->f;
+	int32_t nb = c->nblock + 1, buf[1 + INS_MAXOPD * 256];
+	size_t w = (size_t)words;
+	uint64_t *in = xcalloc((size_t)nb * w, sizeof(uint64_t));
+	uint64_t *ins = xcalloc((size_t)(f->nins + 1) * w, sizeof(uint64_t));
+	uint64_t *cur = xmalloc(sizeof(uint64_t) * w);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int32_t k = 0; k < nb; k++) {
+			int32_t b = c->rpo[k];
+			if (b == c->exit) continue;
+			memcpy(cur, in + (size_t)b * w, sizeof(uint64_t) * w);
+			for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
+				memcpy(ins + (size_t)i * w, cur, sizeof(uint64_t) * w);
+				int n = live_defs(f, &f->ins[i], buf, (int)(sizeof buf / sizeof *buf));
+				for (int j = 0; j < n; j++) cur[buf[j] >> 6] |= (uint64_t)1 << (buf[j] & 63);
+			}
+			for (int32_t s = 0; s < c->blocks[b].nsucc; s++) {
+				uint64_t *si = in + (size_t)c->blocks[b].succ[s] * w;
+				for (size_t j = 0; j < w; j++) {
+					changed |= (cur[j] & ~si[j]) != 0;
+					si[j] |= cur[j];
+				}
+			}
+		}
+	}
+	free(in);
+	free(cur);
+	return ins;
+}

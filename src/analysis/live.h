@@ -60,6 +60,11 @@ int live_defs(const Func *f, const Ins *in, int32_t *reg, int max);
 const uint64_t *live_in(const Live *l, int32_t ins);
 const uint64_t *live_out(const Live *l, int32_t ins);
 int live_count(const Live *l, const uint64_t *set);   /* registers in set */
+/* maybe-defined registers just before each instruction: f->nins + 1 sets of
+   `words` 64-bit words, malloc'd (the caller frees).  A register is in the
+   set when some write of it reaches that point along some path (forward
+   dataflow); a register read before any write is not live there in fact */
+uint64_t *live_maydef(const Cfg *c, int32_t words);
 /* golden-test text: block sets, then per instruction its live-in set and
    its reads (r! last use, r:n n more in the block, r:n+ and beyond) */
 void live_dump(const Live *l, const Module *m, FILE *out);

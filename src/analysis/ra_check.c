@@ -5,8 +5,8 @@
  * slot with it holds a value that some path still reads.
  *
  * It recomputes what it needs from scratch rather than trusting the
- * interference graph: per-instruction liveness from live.c, and
- * maybe-defined sets from a forward walk of its own, then tests every
+ * interference graph: per-instruction liveness and maybe-defined sets
+ * from live.c (igraph.c computes its own), then tests every
  * write against everything live after it (except the source of a copy,
  * which holds the same value), and the writes of one instruction against
  * each other.  A conflict is a bug in igraph.c, the coalescer or select;
@@ -18,37 +18,6 @@
 
 #include "analysis/ra_int.h"
 #include "base.h"
-
-/* maybe-defined before each instruction (nins sets of words) */
-static uint64_t *maydef_ins(const Cfg *c, int32_t words, int32_t *buf)
-{
-	const Func *f = c->f;
-	size_t w = (size_t)words;
-	uint64_t *in = xcalloc((size_t)(c->nblock + 1) * w, sizeof(uint64_t));
-	uint64_t *at = xcalloc((size_t)(f->nins + 1) * w, sizeof(uint64_t));
-	uint64_t *cur = xmalloc(sizeof(uint64_t) * w);
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (int32_t b = 0; b < c->nblock; b++) {
-			memcpy(cur, in + (size_t)b * w, sizeof(uint64_t) * w);
-			for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
-				memcpy(at + (size_t)i * w, cur, sizeof(uint64_t) * w);
-				int n = live_defs(f, &f->ins[i], buf, RA_MAXSLOT);
-				for (int k = 0; k < n; k++) cur[buf[k] >> 6] |= (uint64_t)1 << (buf[k] & 63);
-			}
-			for (int32_t s = 0; s < c->blocks[b].nsucc; s++) {
-				uint64_t *si = in + (size_t)c->blocks[b].succ[s] * w;
-				for (size_t j = 0; j < w; j++) {
-					changed |= (cur[j] & ~si[j]) != 0;
-					si[j] |= cur[j];
-				}
-			}
-		}
-	}
-	free(in);
-	free(cur);
-	return at;
-}
 
 /* do registers a and b, coloured, share a slot? */
 static int clash(Ra *ra, int32_t a, int32_t b)
@@ -74,7 +43,7 @@ int ra_check(Ra *ra)
 	Cfg *c = cfg_build(f);
 	Live *l = live_compute(c);
 	int32_t *buf = xmalloc(sizeof(int32_t) * RA_MAXSLOT);
-	uint64_t *md = maydef_ins(c, l->words, buf);
+	uint64_t *md = live_maydef(c, l->words);
 	int bad = 0;
 	for (int32_t i = 0; i < f->nins; i++) {
 		const Ins *in = &f->ins[i];
