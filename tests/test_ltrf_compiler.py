@@ -16,43 +16,17 @@ under every partition and must dump identical buffers.
 """
 
 import json
-import os
-import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
-if not RFSIM.is_absolute():
-    RFSIM = ROOT / RFSIM
+from rfsim_test import rfsim, workloads
+
 
 PARTITIONS = ["interval", "strand"]
 
 
-def rfsim(*args, timeout=900):
-    assert RFSIM.exists(), f"{RFSIM} not built (run make)"
-    return subprocess.run([str(RFSIM), *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def workload_names():
-    if not RFSIM.exists():
-        return []
-    out = rfsim("list").stdout.splitlines()
-    names, on = [], False
-    for line in out:
-        if line.startswith("workloads:"):
-            on = True
-        elif line and not line.startswith(" "):
-            on = False
-        elif on and line.strip():
-            names.append(line.split()[0])
-    return names
-
-
 @pytest.mark.parametrize("partition", PARTITIONS)
-@pytest.mark.parametrize("workload", workload_names())
+@pytest.mark.parametrize("workload", workloads())
 def test_workload_passes(workload, partition):
     p = rfsim("run", workload, "--size", "small", "--functional", "-s",
               f"ltrf.partition={partition}")

@@ -14,17 +14,12 @@ to docs/workloads.md).
 """
 
 import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
-if not RFSIM.is_absolute():
-    RFSIM = ROOT / RFSIM
+from rfsim_test import ROOT, RFSIM, rfsim, workloads
+
 sys.path.insert(0, str(ROOT / "docs"))
 import gen_workloads  # noqa: E402
 
@@ -36,18 +31,8 @@ MODES = {
 }
 
 
-def rfsim(*args, timeout=900):
-    assert RFSIM.exists(), f"{RFSIM} not built (run make)"
-    return subprocess.run([str(RFSIM), *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def workload_names():
-    return gen_workloads.workloads(str(RFSIM)) if RFSIM.exists() else []
-
-
 @pytest.mark.parametrize("mode", list(MODES))
-@pytest.mark.parametrize("workload", workload_names())
+@pytest.mark.parametrize("workload", workloads())
 def test_workload_output_identical(workload, mode):
     p = rfsim("run", workload, "--size", "small", *MODES[mode])
     assert p.returncode == 0, f"{workload} {mode}: exit {p.returncode}\n{p.stdout}\n{p.stderr}"
@@ -209,7 +194,7 @@ def test_register_counts_close_to_ptxas():
         pytest.skip("ptxas not found: register counts not compared with NVIDIA's")
     rows = gen_workloads.compare(str(RFSIM), ptxas)
     s = gen_workloads.summary(rows)
-    assert s and s["n"] >= len(workload_names())
+    assert s and s["n"] >= len(workloads())
     table = "\n".join(f'{x["kernel"]}: rfsim {x["regs"]} ptxas {x["ptxas"]} '
                       f'ratio {x["ratio"]:.2f}' for x in rows if x["ratio"])
     assert 0.8 <= s["median"] <= 1.25, table

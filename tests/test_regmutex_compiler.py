@@ -19,43 +19,14 @@ fails, so a PASS here also means the checker agreed.  `rfsim analyze
 """
 
 import json
-import os
-import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
-if not RFSIM.is_absolute():
-    RFSIM = ROOT / RFSIM
+from rfsim_test import rfsim, workloads
+
 CFG = ["-c", "fermi-gtx480"]
 FUNC = ["--functional"]     # output correctness is the functional core's business
 ON = ["-s", "regmutex.enable=1"]
-
-
-def rfsim(*args, timeout=900):
-    assert RFSIM.exists(), f"{RFSIM} not built (run make)"
-    return subprocess.run([str(RFSIM), *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
-
-
-def workloads(category=None):
-    if not RFSIM.exists():
-        return []
-    out = rfsim("list").stdout.splitlines()
-    names, on = [], False
-    for line in out:
-        if line.startswith("workloads"):
-            on = True
-            continue
-        if line and not line.startswith(" "):
-            on = False
-        if on and line.strip():
-            f = line.split()
-            if category is None or f[1] == category:
-                names.append(f[0])
-    return names
 
 
 def run_ok_or_refused(workload, *extra):

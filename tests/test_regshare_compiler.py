@@ -13,19 +13,10 @@ paper's tables is tests/unit/test_regshare.c's.
 """
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
-if not RFSIM.is_absolute():
-    RFSIM = ROOT / RFSIM
-sys.path.insert(0, str(ROOT / "docs"))
-import gen_workloads  # noqa: E402
+from rfsim_test import rfsim, workloads
 
 MODES = {
     "reorder": ["-s", "regshare.enable=1"],
@@ -40,18 +31,8 @@ KEYS = {"threshold", "shared_pairs", "unshared_ctas", "ctas_per_sm", "ctas_per_s
         "hw_bits_per_sm"}
 
 
-def rfsim(*args, timeout=900):
-    assert RFSIM.exists(), f"{RFSIM} not built (run make)"
-    return subprocess.run([str(RFSIM), *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def workload_names():
-    return gen_workloads.workloads(str(RFSIM)) if RFSIM.exists() else []
-
-
 @pytest.mark.parametrize("mode", list(MODES))
-@pytest.mark.parametrize("workload", workload_names())
+@pytest.mark.parametrize("workload", workloads())
 def test_workload_passes_with_regshare(workload, mode):
     # functional: the renamed code's results are the question, not its timing
     p = rfsim("run", workload, "--size", "small", "--functional", *MODES[mode])
