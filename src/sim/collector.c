@@ -33,7 +33,7 @@ static void read_operands(Sm *s, CU *u)
 	const int32_t *rd = s->tp->regs + ti->regs;
 	for (uint64_t m = u->pending; m; m &= m - 1) {
 		int i = __builtin_ctzll(m);
-		int64_t t = s->rf->read(s->rfm, s->now, u->warp, rd[i] + u->rbase);
+		int64_t t = s->rf->read(s->rfm, s->now, u->warp, rd[i] + u->rbase, u->pc, i);
 		if (!t) continue;
 		u->pending &= ~(1ull << i);
 		if (t > u->ready) u->ready = t;

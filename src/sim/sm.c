@@ -74,7 +74,8 @@ static int write_regs(Sm *s, Event *e)
 	const int32_t *wr = s->tp->regs + ti->regs + ti->nrd;
 	for (uint32_t m = e->left; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
-		if (i >= ti->nwr_reg || s->rf->write(s->rfm, s->now, e->warp, wr[i] + e->rbase))
+		if (i >= ti->nwr_reg || s->rf->write(s->rfm, s->now, e->warp, wr[i] + e->rbase,
+		                                           e->pc, ti->nrd + i))
 			e->left &= ~(1u << i);
 	}
 	return e->left == 0;

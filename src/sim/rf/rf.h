@@ -29,6 +29,13 @@
  *   write        a result is written: return 1 when done this cycle, 0 if
  *                the bank is taken (the write is retried next cycle, before
  *                any read: writes have priority).
+ *                Both get the instruction (pc: TProg.ins[pc]) and the
+ *                operand's index k in its register list (reads 0 ..
+ *                nrd_reg - 1, writes nrd .. nrd + nwr_reg - 1), so
+ *                TProg.regs[ins.regs + k] is the slot and TProg.ann /
+ *                TProg.uses[ins.regs + k] the compiler's liveness facts
+ *                about this access (timing.h: last use, dead value,
+ *                degree of use).
  *   activate     the two-level scheduler moved warp w into / out of its
  *   deactivate   active set (Gebhart 3.3 flushes the RFC entries; LTRF 4.2
  *                writes back and refetches the working set).  Single-level
@@ -77,8 +84,8 @@ typedef struct RfModel {     /* the hooks; names and descriptions are models.def
 	void (*cta_exit)(void *m, int cta);
 	int (*can_issue)(void *m, int64_t now, int warp, const TIns *ti);
 	void (*issue)(void *m, int64_t now, int warp, const TIns *ti);
-	int64_t (*read)(void *m, int64_t now, int warp, int32_t reg);
-	int (*write)(void *m, int64_t now, int warp, int32_t reg);
+	int64_t (*read)(void *m, int64_t now, int warp, int32_t reg, int32_t pc, int k);
+	int (*write)(void *m, int64_t now, int warp, int32_t reg, int32_t pc, int k);
 	void (*activate)(void *m, int64_t now, int warp);
 	void (*deactivate)(void *m, int64_t now, int warp);
 	int (*priority)(void *m, int warp);

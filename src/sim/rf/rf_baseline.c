@@ -40,7 +40,7 @@ static void fini(void *p)
 	free(m);
 }
 
-static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg)
+static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
 	Baseline *m = p;
 	if (!banks_take(&m->b, now, warp, reg)) {
@@ -51,7 +51,7 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg)
 	return now + m->lat;
 }
 
-static int rf_write(void *p, int64_t now, int warp, int32_t reg)
+static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
 	Baseline *m = p;
 	if (!banks_take(&m->b, now, warp, reg)) {

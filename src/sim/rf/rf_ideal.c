@@ -26,13 +26,13 @@ static void *init(const RfSm *sm)
 
 static void fini(void *p) { free(p); }
 
-static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg)
+static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
 	((Ideal *)p)->st->mrf_reads++;
 	return now + 1;
 }
 
-static int rf_write(void *p, int64_t now, int warp, int32_t reg)
+static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
 	((Ideal *)p)->st->mrf_writes++;
 	return 1;
