@@ -39,7 +39,15 @@ enum {                       /* TIns.flags */
 	TF_BARRIER = 1 << 5,     /* bar.sync and friends */
 	TF_NOREGS  = 1 << 6,     /* its registers are unknown (an internal ret): issue with an
 	                            empty scoreboard */
+	TF_LONGLAT = 1 << 7,     /* a load whose result is long-latency (global, local, const,
+	                            generic memory: not shared memory; Gebhart 3.3) */
 };
+
+enum {                       /* TProg.ann: the compiler's facts about one register access */
+	TA_LAST = 1 << 0,        /* read: no later read of this value (warp-level liveness) */
+	TA_DEAD = 1 << 1,        /* write: the value written is never read */
+};
+enum { TUSES_UNKNOWN = 255 };/* TProg.uses: degree of use not known statically */
 
 enum {                       /* TIns.pseudo: compiler pseudo-ops for the register file */
 	TP_NONE,
@@ -68,9 +76,24 @@ typedef struct TProg {       /* the timing view of one Image */
 	int32_t *regs;           /* register lists */
 	int32_t nslots;          /* register slots per warp (Image.max_slots) */
 	int32_t npreds;          /* predicates per warp */
+	/* liveness of the executed code (tlive.c), warp level: a register of a
+	   diverged warp stays live until the reconvergence point */
+	uint8_t *ann;            /* per TProg.regs entry: TA_* */
+	uint8_t *uses;           /* per write entry of TProg.regs: reads of the value
+	                            written (degree of use), TUSES_UNKNOWN when it depends
+	                            on the path; 0 for read entries */
+	uint64_t *live;          /* per pc: slots live just before it, lwords words */
+	int32_t lwords;
 } TProg;
 
+/* slot (frame-relative) live just before pc, at warp level */
+static inline int tprog_live(const TProg *tp, int32_t pc, int32_t slot)
+{
+	return (int)(tp->live[(size_t)pc * (size_t)tp->lwords + (size_t)(slot >> 6)] >> (slot & 63) & 1);
+}
+
 void tprog_build(TProg *tp, const Image *img);
+void tprog_annotate(TProg *tp, const Image *img);   /* ann, uses, live (tlive.c) */
 void tprog_free(TProg *tp);
 
 struct Launch;

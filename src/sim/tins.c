@@ -47,7 +47,11 @@ static uint8_t unit_of(const DIns *d, uint8_t *flags)
 	case UNIT_LDST:
 		if (d->op == OP_PREFETCH) return TU_NONE;
 		*flags |= TF_MEM;
-		if (oi->flags & OPF_LOAD && d->nd && d->d[0] >= 0) *flags |= TF_LOAD;
+		if (oi->flags & OPF_LOAD && d->nd && d->d[0] >= 0) {
+			*flags |= TF_LOAD;
+			if (d->space != XS_SHARED && d->space != XS_KPARAM && d->space != XS_CONST)
+				*flags |= TF_LONGLAT;
+		}
 		if (oi->flags & OPF_STORE) *flags |= TF_STORE;
 		if (oi->flags & OPF_ATOMIC) *flags |= TF_ATOMIC;
 		return TU_LDST;
@@ -138,11 +142,15 @@ void tprog_build(TProg *tp, const Image *img)
 		n += (size_t)wr.n;
 	}
 	if (!tp->regs) tp->regs = xcalloc(1, sizeof *tp->regs);
+	tprog_annotate(tp, img);
 }
 
 void tprog_free(TProg *tp)
 {
 	free(tp->ins);
 	free(tp->regs);
+	free(tp->ann);
+	free(tp->uses);
+	free(tp->live);
 	memset(tp, 0, sizeof *tp);
 }
