@@ -33,6 +33,7 @@
  * units, (256, 2) gives 128 and (192, 4) gives 80.
  */
 #include "analysis/occupancy.h"
+#include "base/rftech.h"
 
 const char *const occ_limit_name[NOCCLIMIT] = {
 	[OCC_THREADS] = "threads", [OCC_CTAS] = "ctas", [OCC_SHARED] = "shared",
@@ -60,7 +61,7 @@ int32_t occupancy_by_regs(const Config *c, int32_t threads, int32_t regs)
 	if (regs <= 0) return (int32_t)c->sm_max_ctas;
 	if (regs > c->sm_max_regs_per_thread || threads <= 0) return 0;
 	int64_t wpc = (threads + 31) / 32, unit = c->sm_reg_alloc_unit;
-	int64_t g = c->sm_warp_alloc_granularity, file = c->sm_registers;
+	int64_t g = c->sm_warp_alloc_granularity, file = rftech_registers(c);
 	switch (c->sm_reg_alloc_granularity) {
 	case REG_GRAN_BLOCK:
 		return (int32_t)(file / round_up(round_up(wpc, g) * regs * 32, unit));

@@ -60,6 +60,7 @@
 #include "analysis/occupancy.h"
 #include "analysis/ra_int.h"
 #include "base.h"
+#include "base/rftech.h"
 
 /* ---- step 1: the registers a warp needs ------------------------------------- */
 
@@ -113,7 +114,7 @@ int32_t regmutex_sections(const Config *cfg, int32_t threads, int64_t shared, in
 	*warps = o.warps_per_sm;
 	if (es <= 0) return 0;
 	if (paired) return o.warps_per_sm / 2;
-	int64_t left = cfg->sm_registers - (int64_t)o.ctas_per_sm * o.regs_per_cta;
+	int64_t left = rftech_registers(cfg) - (int64_t)o.ctas_per_sm * o.regs_per_cta;
 	int64_t n = left > 0 ? left / ((int64_t)es * 32) : 0;
 	return (int32_t)(n < cfg->sm_max_warps ? n : cfg->sm_max_warps);
 }

@@ -79,6 +79,7 @@
 
 #include "analysis/cfg.h"
 #include "base.h"
+#include "base/rftech.h"
 
 /* ---- launch arithmetic (§4.1) and hardware cost (§6) ---------------------------- */
 
@@ -109,7 +110,7 @@ void regshare_launch(const Config *c, const Occupancy *o, double t, RsLaunch *l)
 	assert(l->base_ctas == o->ctas_per_sm);
 	int64_t extra = 0;          /* (R - g R_tb) / (t R_tb), floored */
 	if (o->regs_per_cta > 0) {
-		int64_t rem = c->sm_registers - (int64_t)l->g * o->regs_per_cta;
+		int64_t rem = rftech_registers(c) - (int64_t)l->g * o->regs_per_cta;
 		if (rem > 0) extra = floor_exact((double)rem / (t * (double)o->regs_per_cta));
 	}
 	l->m_eq4 = (int32_t)(l->g + extra);

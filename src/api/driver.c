@@ -22,6 +22,7 @@
 
 #include "api/api.h"
 #include "base/base.h"
+#include "base/rftech.h"
 #include "cuda.h"
 #include "sim/gpu.h"
 
@@ -158,13 +159,13 @@ static long long dev_attr(CUdevice_attribute a, const Config *c, int *ok)
 	case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
 	case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 0x7fffffff;
 	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
-		return c->sm_registers < 65536 ? c->sm_registers : 65536;
+		return rftech_registers(c) < 65536 ? rftech_registers(c) : 65536;
 	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return (long long)(c->gpu_clock_mhz * 1000);
 	case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return c->sm_count;
 	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return c->sm_max_threads;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return c->sm_shared_bytes;
-	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return c->sm_registers;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return rftech_registers(c);
 	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return c->sm_max_ctas;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return 8;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return 0;

@@ -38,6 +38,7 @@
 
 #include "analysis/occupancy.h"
 #include "base/base.h"
+#include "base/rftech.h"
 #include "sim/sm.h"
 
 /* ---- checks and occupancy --------------------------------------------------------- */
@@ -59,9 +60,9 @@ static int bad_config(const Config *c)
 		        (long long)(c->oc_units + c->oc_mem_units), CU_MAX);
 		return RF_EINPUT;
 	}
-	if (c->rf_subcore && c->rf_banks % c->sched_count) {
+	if (c->rf_subcore && rftech_banks(c) % c->sched_count) {
 		err_set("config key rf.subcore: rf.banks = %lld must be a multiple of sched.count = "
-		        "%lld", (long long)c->rf_banks, (long long)c->sched_count);
+		        "%lld", (long long)rftech_banks(c), (long long)c->sched_count);
 		return RF_EINPUT;
 	}
 	return RF_OK;

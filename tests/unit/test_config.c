@@ -13,6 +13,7 @@
 #include "base.h"
 #include "config.h"
 #include "json.h"
+#include "base/rftech.h"
 #include "unit.h"
 
 TEST(config_defaults_are_fermi)
@@ -290,4 +291,34 @@ TEST(config_json_and_help)
 		line = nl + 1;
 	}
 	free(buf);
+}
+
+/* LTRF Table 2 applied to a register file of 65536 registers, 16 banks and
+ * a 1-cycle or 4-cycle main register file: capacity, banks and latency
+ * (round(base x factor), at least base + 1 when the factor is above 1) */
+TEST(config_rf_tech_scales_the_register_file)
+{
+	Config c;
+	config_defaults(&c);
+	c.sm_registers = 65536;
+	c.rf_banks = 16;
+	c.rf_mrf_latency = 1;
+	static const int64_t regs[8] = {65536, 65536, 524288, 524288, 524288, 524288, 524288, 524288};
+	static const int64_t banks[8] = {16, 16, 16, 128, 16, 128, 128, 128};
+	static const int64_t lat1[8] = {1, 1, 2, 2, 2, 3, 5, 6};
+	static const int64_t lat4[8] = {4, 4, 5, 6, 6, 11, 21, 25};
+	for (int t = 0; t <= 7; t++) {
+		c.rf_tech = t;
+		c.rf_mrf_latency = 1;
+		CHECK_EQ(rftech_registers(&c), regs[t]);
+		CHECK_EQ(rftech_banks(&c), banks[t]);
+		CHECK_EQ(rftech_mrf_latency(&c), lat1[t]);
+		c.rf_mrf_latency = 4;
+		CHECK_EQ(rftech_mrf_latency(&c), lat4[t]);
+	}
+	CHECK_EQ(config_set(&c, "rf.tech", "8"), RF_EINPUT);
+	CHECK(strstr(err_msg(), "rf.tech") != NULL);
+	c.rf_banks = 0;
+	c.rf_tech = 7;
+	CHECK_EQ(rftech_banks(&c), 0);               /* unlimited stays unlimited */
 }

@@ -4,10 +4,11 @@
 #include <stdlib.h>
 
 #include "base/base.h"
+#include "base/rftech.h"
 
 void banks_init(Banks *b, const Config *cfg)
 {
-	b->n = (int32_t)cfg->rf_banks;
+	b->n = (int32_t)rftech_banks(cfg);
 	b->nsched = (int32_t)cfg->sched_count;
 	b->ports = (int32_t)cfg->rf_bank_ports;
 	b->subcore = cfg->rf_subcore && b->n >= b->nsched;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "base/base.h"
+#include "base/rftech.h"
 #include "sim/rf/banks.h"
 #include "sim/rf/rf.h"
 
@@ -28,7 +29,7 @@ static void *init(const RfSm *sm)
 {
 	Baseline *m = xcalloc(1, sizeof *m);
 	banks_init(&m->b, sm->cfg);
-	m->lat = sm->cfg->rf_mrf_latency;
+	m->lat = rftech_mrf_latency(sm->cfg);
 	m->st = sm->st;
 	return m;
 }
