@@ -36,3 +36,18 @@ def workloads(category=None):
             if category is None or f[1] == category:
                 names.append(f[0])
     return names
+
+
+def models():
+    """Register-file model names, as `rfsim run --help` lists them (models.def order)."""
+    if not RFSIM.exists():
+        return []
+    names, inside = [], False
+    for line in rfsim("run", "--help").stdout.splitlines():
+        if line.startswith("register-file models"):
+            inside = True
+        elif inside and not line.strip():
+            break
+        elif inside:
+            names.append(line.split()[0])
+    return names
