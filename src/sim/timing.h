@@ -68,6 +68,7 @@ typedef struct TProg {       /* the timing view of one Image */
 	int32_t *regs;           /* register lists */
 	int32_t nslots;          /* register slots per warp (Image.max_slots) */
 	int32_t npreds;          /* predicates per warp */
+	int32_t rm_bs, rm_es;    /* RegMutex base/extended set sizes (Image.rm_*; 0: none) */
 } TProg;
 
 void tprog_build(TProg *tp, const Image *img);
