@@ -13,7 +13,8 @@
  *                         rfsim.prefetch at their entries (ltrf.partition;
  *                         interval.c, strand.c, prefetch.c)
  *   kernel_regs           each kernel's register count, callees included
- *   regmutex_func         acquire/release, compaction (regmutex.enable)  dump letter m
+ *   regmutex_func         acquire/release, compaction (regmutex.enable or  dump letter m
+ *                         rf.model = regmutex); |Bs|, |Es| into Func.rm_bs/rm_es
  *   (the module, printed)                                     dump letter p
  *
  * `-s compiler.dump=LETTERS` writes those dumps to stderr; `-s
@@ -215,7 +216,7 @@ int pass_run_report(Module *m, const Config *cfg, PassReport *r)
 		pf[i].seconds = cpu_sec() - t0;
 	}
 	kernel_regs(m);
-	for (int32_t i = 0; i < m->nfunc && rc == RF_OK && cfg->regmutex_enable; i++)
+	for (int32_t i = 0; i < m->nfunc && rc == RF_OK && regmutex_enabled(cfg); i++)
 		if ((m->funcs[i].attr & ATTR_ENTRY) && m->funcs[i].phys)
 			rc = regmutex_func(m, i, cfg, &pf[i].rm, d.m ? stderr : NULL);
 	if (d.p && rc == RF_OK) ptx_print(m, stderr);

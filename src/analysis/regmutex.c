@@ -162,6 +162,17 @@ int64_t regmutex_storage_bits(const Config *cfg, int paired)
 
 /* ---- the pass ------------------------------------------------------------------ */
 
+enum {                       /* rf.model's values, in models.def order */
+#define RF_MODEL(name, desc) RM_MODEL_##name,
+#include "sim/rf/models.def"
+#undef RF_MODEL
+};
+
+int regmutex_enabled(const Config *cfg)
+{
+	return cfg->regmutex_enable || cfg->rf_model == RM_MODEL_regmutex;
+}
+
 static int32_t threads_of(const int32_t d[3])
 {
 	if (!d[0]) return 0;
@@ -232,6 +243,8 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 	if (!st->pick.es && last[0]) st->pick.why = last;
 	if (rc == RF_OK && st->pick.es && regmutex_check(f, st->pick.bs, stderr))
 		die("regmutex: '%s' fails its check", ir_str(m, m->syms[f->sym].name));
+	if (rc == RF_OK && st->pick.es)        /* what the hardware model is given at launch */
+		f->rm_bs = st->pick.bs, f->rm_es = st->pick.es;
 	if (dump)
 		fprintf(dump, "regmutex %s: regs %d, |Bs| %d, |Es| %d%s%s; warps %d -> %d, sections %d;"
 		        " instructions %d, hot %d, acquired %d; acquires %d, releases %d, "

@@ -48,6 +48,9 @@ int32_t regmutex_sections(const Config *cfg, int32_t threads, int64_t shared, in
                           int32_t es, int paired, int32_t *warps);
 /* section III-B: bits of storage RegMutex adds to one SM (384 on Fermi) */
 int64_t regmutex_storage_bits(const Config *cfg, int paired);
+/* does the pass run: regmutex.enable, or rf.model = regmutex (the hardware
+   needs the compiler's acquire/release, so choosing the model turns it on) */
+int regmutex_enabled(const Config *cfg);
 /* the whole pass on allocated kernel fi: RF_OK (st->pick.es may be 0), or
    RF_EINPUT with err_set() when regmutex.es forces a size that breaks a
    deadlock rule; dump: 'm' dump or NULL */

@@ -241,10 +241,10 @@ static void regmutex_info(const Config *cfg, KInfo *k)
 	k->rm = k->pf->rm;
 	k->rm_bits = regmutex_storage_bits(cfg, (int)cfg->regmutex_paired);
 	k->max_warps = (int32_t)cfg->sm_max_warps;
-	k->rm_applied = cfg->regmutex_enable && k->rm.pick.es > 0;
+	k->rm_applied = regmutex_enabled(cfg) && k->rm.pick.es > 0;
 	if (!k->rm.pick.warps_base)       /* the pass skipped it (calls, not a kernel) */
 		k->rm.pick.warps_base = k->rm.pick.warps_rm = k->occ.warps_per_sm;
-	if (cfg->regmutex_enable || !f->phys || !(f->attr & ATTR_ENTRY)) return;
+	if (regmutex_enabled(cfg) || !f->phys || !(f->attr & ATTR_ENTRY)) return;
 	for (int32_t i = 0; i < f->nins; i++)
 		if (f->ins[i].op == OP_CALL) {
 			k->rm.pick.why = "calls (left out)";

@@ -65,10 +65,22 @@ typedef struct Ctx {
 	int interrupted;
 } Ctx;
 
+/* the series named s (at:X@S), -1 if none */
+static int series_of(const PlotTable *t, const char *s)
+{
+	for (int i = 0; i < t->ns; i++)
+		if (!strcmp(t->series[i], s)) return i;
+	return -1;
+}
+
 static void ours(FILE *md, const PlotTable *t, const char *how)
 {
 	if (!strncmp(how, "at:", 3)) {
-		double v = plot_value(t, how + 3, 0);
+		char x[256];
+		const char *at = strchr(how + 3, '@');
+		snprintf(x, sizeof x, "%.*s", at ? (int)(at - how - 3) : (int)strlen(how + 3), how + 3);
+		int s = at ? series_of(t, at + 1) : 0;
+		double v = s < 0 ? NAN : plot_value(t, x, s);
 		if (isnan(v)) fputs("-", md);
 		else fprintf(md, "%.3f", v);
 	} else if (!strncmp(how, "tol:", 4)) {
@@ -102,11 +114,12 @@ static void published(FILE *md, const Exp *e, const PlotTable *t)
 	free(rows);
 }
 
-/* the plot: table into the report, picture into DIR/NAME.png */
-static void figure(Ctx *c, const Exp *e, int nfailed)
+/* the plot: table into the report, picture into DIR/NAME.png; the results
+   are those of experiment src (e itself, or the one its sweep "@NAME" names) */
+static void figure(Ctx *c, const Exp *e, const Exp *src, int nfailed)
 {
 	char csvp[4096], png[4096], title[512];
-	snprintf(csvp, sizeof csvp, "%s/%s/results.csv", c->o->dir, e->name);
+	snprintf(csvp, sizeof csvp, "%s/%s/results.csv", c->o->dir, src->name);
 	snprintf(png, sizeof png, "%s/%s.png", c->o->dir, e->name);
 	int nw, help;
 	char **w = words(e->plot, &nw);
@@ -156,21 +169,39 @@ static void figure(Ctx *c, const Exp *e, int nfailed)
 	published(c->md, e, have ? &t : NULL);
 	if (nfailed)
 		fprintf(c->md, "\n**%d points failed**; see `%s/results.csv` (column error) and "
-		        "`%s/points/*.err`.\n", nfailed, e->name, e->name);
+		        "`%s/points/*.err`.\n", nfailed, src->name, src->name);
 	plot_table_free(&t);
 	free(p.where);
 	for (int i = 0; i < nw; i++) free(w[i]);
 	free(w);
 }
 
+static int selected(const Exp *e, const char *what);
+
+static const Exp *find_exp(const char *name)
+{
+	for (int i = 0; i < NEXPS; i++)
+		if (!strcmp(exps[i].name, name)) return &exps[i];
+	return NULL;
+}
+
 static void run_exp(Ctx *c, const Exp *e)
 {
-	char *text = xmalloc(strlen(e->sweep) + 4096), dir[4096];
-	snprintf(dir, sizeof dir, "%s/%s", c->o->dir, e->name);
-	sprintf(text, "%sname = %s\nsize = %s\n", e->sweep, e->name, c->o->size);
+	const Exp *src = e;      /* sweep "@NAME": another plot of experiment NAME's points */
+	if (e->sweep[0] == '@' && !(src = find_exp(e->sweep + 1))) {
+		fprintf(c->md, "\n## %s: %s\n\n*Cannot run: no experiment '%s'.*\n", e->name, e->desc,
+		        e->sweep + 1);
+		fprintf(stderr, "rfsim: reproduce %s: no experiment '%s'\n", e->name, e->sweep + 1);
+		c->failed++;
+		return;
+	}
+	char *text = xmalloc(strlen(src->sweep) + 4096), dir[4096];
+	snprintf(dir, sizeof dir, "%s/%s", c->o->dir, src->name);
+	sprintf(text, "%sname = %s\nsize = %s\n", src->sweep, src->name, c->o->size);
 	if (c->o->workloads) sprintf(text + strlen(text), "workloads = %s\n", c->o->workloads);
 	fprintf(c->md, "\n## %s: %s\n\n", e->name, e->desc);
 	if (*e->figure) fprintf(c->md, "Regenerates %s.  ", e->figure);
+	if (src != e) fprintf(c->md, "The points of `%s`, plotted differently.  ", src->name);
 	fprintf(c->md, "Sweep:\n\n```\n%s```\n", text);
 	Sweep s;
 	if (sweep_parse(text, e->name, SWEEP_LENIENT, &s)) {
@@ -202,11 +233,11 @@ static void run_exp(Ctx *c, const Exp *e)
 		sweep_free(&s);
 		return;
 	}
-	c->failed += st.failed;
+	if (src == e || !selected(src, c->o->what)) c->failed += st.failed;   /* counted once */
 	c->interrupted = st.interrupted;
 	fprintf(c->md, "\n%d points (%d reused, %d computed, %d failed) in `%s/`.\n", st.total,
-	        st.reused, st.computed, st.failed, e->name);
-	figure(c, e, st.failed);
+	        st.reused, st.computed, st.failed, src->name);
+	figure(c, e, src, st.failed);
 	sweep_free(&s);
 }
 

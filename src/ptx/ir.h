@@ -377,6 +377,8 @@ typedef struct Func {
 	/* set by LTRF PREFETCH insertion (src/analysis/prefetch.c) */
 	RegSet *rsets;           /* register sets that rfsim.prefetch's o[0].imm indexes */
 	int32_t nrset;           /* entries of rsets (0: no PREFETCH inserted) */
+	/* set by the RegMutex pass (src/analysis/regmutex.c) on kernels it transformed */
+	int32_t rm_bs, rm_es;    /* base and extended register set sizes (0, 0: untouched) */
 } Func;
 
 typedef struct FwdDecl {    /* a function prototype written before its definition */

@@ -258,6 +258,8 @@ Image *image_build(const Program *p, int32_t kernel)
 	stack_needs(img, m);
 	img->regs_per_thread = m->funcs[kernel].phys ? m->funcs[kernel].regs_per_thread
 	                                             : img->funcs[0].nslot;
+	img->rm_bs = m->funcs[kernel].rm_bs;
+	img->rm_es = m->funcs[kernel].rm_es;
 	free(funcs);
 	decode_ctx_free(&dc);
 	return img;

@@ -132,6 +132,7 @@ typedef struct Image {
 	int32_t max_slots, max_preds, max_local;  /* deepest call chain's needs (recursion: capped) */
 	int recursive;           /* the call graph below the kernel has a cycle */
 	int regs_per_thread;     /* registers the kernel is reported to use */
+	int32_t rm_bs, rm_es;    /* RegMutex's base/extended set sizes (Func.rm_*; 0: none) */
 	struct Arena *arena;
 } Image;
 

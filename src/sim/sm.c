@@ -326,6 +326,8 @@ void sm_init(Sm *s, Timing *tg, int32_t id, int32_t ncta, int32_t wpc)
 void sm_finish(Sm *s, int64_t end)
 {
 	sm_account(s, end);
+	s->st.warps_allowed += (uint64_t)s->nwarps;
+	s->st.warps_allowed_max += (uint64_t)s->cfg->sm_max_warps;
 	if (s->rf->finish) s->rf->finish(s->rfm, &s->st);
 }
 

@@ -84,6 +84,7 @@ typedef struct TProg {       /* the timing view of one Image */
 	                            on the path; 0 for read entries */
 	uint64_t *live;          /* per pc: slots live just before it, lwords words */
 	int32_t lwords;
+	int32_t rm_bs, rm_es;    /* RegMutex base/extended set sizes (Image.rm_*; 0: none) */
 } TProg;
 
 /* slot (frame-relative) live just before pc, at warp level */

@@ -119,6 +119,8 @@ void tprog_build(TProg *tp, const Image *img)
 	tp->ins = xcalloc((size_t)img->ncode + 1, sizeof *tp->ins);
 	tp->nslots = img->max_slots;
 	tp->npreds = img->max_preds;
+	tp->rm_bs = img->rm_bs;
+	tp->rm_es = img->rm_es;
 	size_t cap = 0, n = 0;
 	for (int32_t pc = 0; pc < img->ncode; pc++) {
 		const DIns *d = &img->code[pc];

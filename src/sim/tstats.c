@@ -4,7 +4,9 @@
  * The JSON members come straight from tstats.def, in its order, followed
  * by the derived figures the issue names: ipc (warp instructions per
  * cycle, whole GPU), occupancy (average resident warps / warp slots),
- * l1_hit_rate, cc_hit_rate, l2_hit_rate and dram_bytes.
+ * l1_hit_rate, cc_hit_rate, l2_hit_rate and dram_bytes; then
+ * occupancy_theoretical (resident warps allowed / sm.max_warps) and
+ * RegMutex's rm_* averages (0 where no kernel had an extended set).
  */
 #include "sim/tstats.h"
 
@@ -32,6 +34,8 @@ double tstats_rate(uint64_t hits, uint64_t misses)
 	return hits + misses ? (double)hits / (double)(hits + misses) : 0;
 }
 
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0; }
+
 void tstats_json(struct Json *j, const TStats *t, uint64_t warp_insts)
 {
 #define TS(f, h) json_uint(j, #f, t->f);
@@ -43,4 +47,13 @@ void tstats_json(struct Json *j, const TStats *t, uint64_t warp_insts)
 	json_num(j, "cc_hit_rate", tstats_rate(t->cc_hits, t->cc_misses));
 	json_num(j, "l2_hit_rate", tstats_rate(t->l2_hits, t->l2_misses));
 	json_uint(j, "dram_bytes", t->dram_read_bytes + t->dram_write_bytes);
+	json_num(j, "occupancy_theoretical", ratio(t->warps_allowed, t->warps_allowed_max));
+	/* RegMutex (rf_regmutex.c): averages over the SMs and launches it covers */
+	json_num(j, "rm_occupancy", ratio(t->rm_warps, t->rm_warp_slots));
+	json_num(j, "rm_occupancy_base", ratio(t->rm_warps_base, t->rm_warp_slots));
+	json_num(j, "rm_acquire_success", ratio(t->rm_acquires_first, t->rm_acquires));
+	json_num(j, "rm_es_avg", ratio(t->rm_es, t->rm_sms));
+	json_num(j, "rm_bs_avg", ratio(t->rm_bs, t->rm_sms));
+	json_num(j, "rm_regs_avg", ratio(t->rm_regs, t->rm_sms));
+	json_num(j, "rm_sections_avg", ratio(t->rm_sections, t->rm_sms));
 }
