@@ -4,7 +4,9 @@
  * The JSON members come straight from tstats.def, in its order, followed
  * by the derived figures the issue names: ipc (warp instructions per
  * cycle, whole GPU), occupancy (average resident warps / warp slots),
- * l1_hit_rate, cc_hit_rate, l2_hit_rate and dram_bytes.
+ * l1_hit_rate, cc_hit_rate, l2_hit_rate and dram_bytes, and the resident CTAs per
+ * SM: resident_ctas_per_sm (average over SMs and cycles) and ctas_per_sm_limit
+ * (what an SM may hold, cycle-weighted over kernels).
  */
 #include "sim/tstats.h"
 
@@ -43,4 +45,8 @@ void tstats_json(struct Json *j, const TStats *t, uint64_t warp_insts)
 	json_num(j, "cc_hit_rate", tstats_rate(t->cc_hits, t->cc_misses));
 	json_num(j, "l2_hit_rate", tstats_rate(t->l2_hits, t->l2_misses));
 	json_uint(j, "dram_bytes", t->dram_read_bytes + t->dram_write_bytes);
+	json_num(j, "resident_ctas_per_sm",
+	         t->sm_cycles ? (double)t->cta_cycles / (double)t->sm_cycles : 0);
+	json_num(j, "ctas_per_sm_limit",
+	         t->sm_cycles ? (double)t->cta_slot_cycles / (double)t->sm_cycles : 0);
 }
