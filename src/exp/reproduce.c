@@ -10,11 +10,16 @@
  * being what the paper drew (a config key or statistic this build lacks,
  * failed points, no gnuplot).  report.md is rewritten after every
  * experiment, so an interrupted run leaves a report of what finished.
+ * Experiments of one paper often share simulations (the baseline of
+ * several figures): a point another experiment of the same DIR has
+ * finished -- same id, so same workload, size and effective config -- is
+ * linked into this one's points/ instead of being run again.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base.h"
 #include "exp.h"
@@ -67,8 +72,14 @@ typedef struct Ctx {
 
 static void ours(FILE *md, const PlotTable *t, const char *how)
 {
-	if (!strncmp(how, "at:", 3)) {
-		double v = plot_value(t, how + 3, 0);
+	if (!strncmp(how, "at:", 3)) {           /* at:X or at:X@SERIES */
+		char x[256];
+		const char *at = strchr(how + 3, '@');
+		int s = 0;
+		snprintf(x, sizeof x, "%.*s", at ? (int)(at - how - 3) : 255, how + 3);
+		if (at)
+			for (s = 0; s < t->ns && strcmp(t->series[s], at + 1); s++) {}
+		double v = plot_value(t, x, s);
 		if (isnan(v)) fputs("-", md);
 		else fprintf(md, "%.3f", v);
 	} else if (!strncmp(how, "tol:", 4)) {
@@ -163,6 +174,27 @@ static void figure(Ctx *c, const Exp *e, int nfailed)
 	free(w);
 }
 
+/* link points other experiments of the same output directory have finished */
+static void share_points(const Ctx *c, const Exp *e, const Sweep *s)
+{
+	char dir[4096], path[4200], other[4200];
+	snprintf(dir, sizeof dir, "%s/%s/points", c->o->dir, e->name);
+	if (exp_mkdirs(dir)) return;
+	int n;
+	Point *pts = sweep_points(s, &n);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s.json", dir, pts[i].id);
+		if (!access(path, F_OK)) continue;
+		for (int k = 0; k < NEXPS; k++) {
+			if (&exps[k] == e) continue;
+			snprintf(other, sizeof other, "%s/%s/points/%s.json", c->o->dir, exps[k].name,
+			         pts[i].id);
+			if (!access(other, F_OK) && !link(other, path)) break;
+		}
+	}
+	sweep_points_free(pts, n);
+}
+
 static void run_exp(Ctx *c, const Exp *e)
 {
 	char *text = xmalloc(strlen(e->sweep) + 4096), dir[4096];
@@ -195,6 +227,7 @@ static void run_exp(Ctx *c, const Exp *e)
 		sweep_free(&s);
 		return;
 	}
+	share_points(c, e, &s);
 	SweepOpts so = {.dir = dir, .jobs = c->o->jobs, .progress = 1};
 	SweepStats st;
 	if (sweep_run(&s, &so, &st)) {

@@ -9,7 +9,10 @@
  * Launch (§4.1).  max_ctas, asked once per launch, returns M = U + 2S of
  * equations (1)-(4), capped by the thread, CTA-slot and shared-memory limits
  * (regshare_launch_at).  Each SM then has M CTA slots: slots 0..U-1 are
- * unshared, slots U+2i and U+2i+1 form shared pair i.  Warp j of one CTA
+ * unshared, slots U+i and U+S+i form shared pair i.  The timing model
+ * gives a new CTA the lowest free slot, so a CTA shares only when every
+ * pair already holds one: with at most g = U + S CTAs on the SM (a small
+ * grid, the tail of a kernel) no CTA waits for a lock.  Warp j of one CTA
  * of a pair and warp j of its partner form a warp pair with one lock.
  * When M equals the unshared count nothing is shared and this model is the
  * baseline register file exactly (same banks, same latency, no hook that
@@ -165,7 +168,8 @@ static void *init(const RfSm *sm)
 	m->u = regshare_unshared_regs(sm->regs_per_thread, c->regshare_threshold);
 	m->cta = xcalloc((size_t)m->ncta, sizeof *m->cta);
 	for (int32_t k = 0; k < m->ncta; k++)
-		m->cta[k].partner = k < m->unshared ? -1 : k + ((k - m->unshared) % 2 ? -1 : 1);
+		m->cta[k].partner = k < m->unshared ? -1
+		                    : k < m->unshared + m->pairs ? k + m->pairs : k - m->pairs;
 	m->w = xcalloc((size_t)sm->nwarps + 1, sizeof *m->w);
 	m->lock = xmalloc(((size_t)m->pairs * (size_t)m->wpc + 1) * sizeof *m->lock);
 	for (int32_t i = 0; i < m->pairs * m->wpc; i++) m->lock[i] = -1;
@@ -199,7 +203,10 @@ static void fini(void *p)
 	free(m);
 }
 
-static int32_t pair_of(const Regshare *m, int32_t cta) { return (cta - m->unshared) / 2; }
+static int32_t pair_of(const Regshare *m, int32_t cta)
+{
+	return (cta - m->unshared) % m->pairs;
+}
 
 static void cta_launch(void *p, int cta, int warp0, int nwarps)
 {
