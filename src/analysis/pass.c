@@ -8,7 +8,8 @@
  *     live_compute_div    warp-level liveness (dump only)     dump letter d
  *     regalloc_func       virtual -> architected registers    dump letters s, a
  *     regshare_reorder    registers renamed by first use      dump letter r
- *                         (regshare.enable and regshare.reorder; regshare.c)
+ *                         (regshare.enable or rf.model=regshare, and
+ *                         regshare.reorder; regshare.c)
  *     prefetch_insert     LTRF intervals or strands, and  dump letter i
  *                         rfsim.prefetch at their entries (ltrf.partition;
  *                         interval.c, strand.c, prefetch.c)
@@ -210,7 +211,7 @@ int pass_run_report(Module *m, const Config *cfg, PassReport *r)
 		double t0 = cpu_sec();
 		if (d.c || d.l || d.d) dump_analyses(m, f, &d);
 		if (cfg->compiler_regalloc) rc = allocate(m, i, cfg, &d, &pf[i]);
-		if (rc == RF_OK && cfg->regshare_enable && cfg->regshare_reorder)
+		if (rc == RF_OK && regshare_on(cfg) && cfg->regshare_reorder)
 			pf[i].rs_perm = regshare_reorder(m, f, d.r ? stderr : NULL);
 		if (rc == RF_OK && cfg->ltrf_partition != PART_NONE) ltrf(m, i, cfg, &d, &pf[i]);
 		pf[i].seconds = cpu_sec() - t0;

@@ -126,6 +126,27 @@ void regshare_launch(const Config *c, const Occupancy *o, double t, RsLaunch *l)
 	if (l->warp_shared < 0) l->warp_shared = 0;
 }
 
+void regshare_launch_at(const Config *c, int32_t warps_per_cta, int32_t regs, int32_t by_other,
+                        double t, RsLaunch *l)
+{
+	Occupancy o;
+	occupancy_compute(c, warps_per_cta * 32, regs, 0, &o);
+	o.by[OCC_THREADS] = o.by[OCC_CTAS] = o.by[OCC_SHARED] = by_other;
+	o.ctas_per_sm = min32(o.by[OCC_REGISTERS], by_other);
+	regshare_launch(c, &o, t, l);
+}
+
+enum {                       /* rf.model's values (models.def), for regshare_on */
+#define RF_MODEL(name, desc) RS_MODEL_##name,
+#include "sim/rf/models.def"
+#undef RF_MODEL
+};
+
+int regshare_on(const Config *c)
+{
+	return c->regshare_enable || c->rf_model == RS_MODEL_regshare;
+}
+
 static int64_t ceil_log2(int64_t v)
 {
 	int64_t b = 0;

@@ -35,6 +35,14 @@ typedef struct RsLaunch {    /* one kernel's CTAs per SM with and without sharin
 
 /* the launch of §4.1 for a kernel whose occupancy o was computed under c */
 void regshare_launch(const Config *c, const Occupancy *o, double t, RsLaunch *l);
+/* the same from what the timing model knows at a launch: warps per CTA, registers
+   per thread, and by_other, the CTAs per SM the threads, CTA-slot and shared-memory
+   limits allow (rf_regshare.c's max_ctas) */
+void regshare_launch_at(const Config *c, int32_t warps_per_cta, int32_t regs, int32_t by_other,
+                        double t, RsLaunch *l);
+/* does c run register sharing's compiler side: regshare.enable, or rf.model =
+   regshare (the hardware needs the renamed code) */
+int regshare_on(const Config *c);
 /* registers per thread below the shared part: floor(regs * t) */
 int32_t regshare_unshared_regs(int32_t regs, double t);
 /* bits of storage per SM (§6): 1 + T ceil(log2(T+1)) + 2W + floor(W/2) ceil(log2 W)

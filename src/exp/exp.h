@@ -34,6 +34,8 @@ typedef struct SweepAxis {
 	int relative;            /* `*=`: each value multiplies the config's own value */
 	char **vals;             /* values as spelt (ranges expanded) */
 	int nvals;
+	char **vsets;            /* the variant axis (key "variant"): per value, its
+	                            settings "KEY=VALUE KEY=VALUE ..."; NULL for a key axis */
 } SweepAxis;
 
 typedef struct Sweep {

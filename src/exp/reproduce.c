@@ -10,11 +10,16 @@
  * being what the paper drew (a config key or statistic this build lacks,
  * failed points, no gnuplot).  report.md is rewritten after every
  * experiment, so an interrupted run leaves a report of what finished.
+ * Experiments of one paper often share simulations (the baseline of
+ * several figures): a point another experiment of the same DIR has
+ * finished -- same id, so same workload, size and effective config -- is
+ * linked into this one's points/ instead of being run again.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base.h"
 #include "exp.h"
@@ -185,6 +190,27 @@ static const Exp *find_exp(const char *name)
 	return NULL;
 }
 
+/* link points other experiments of the same output directory have finished */
+static void share_points(const Ctx *c, const Exp *e, const Sweep *s)
+{
+	char dir[4096], path[4200], other[4200];
+	snprintf(dir, sizeof dir, "%s/%s/points", c->o->dir, e->name);
+	if (exp_mkdirs(dir)) return;
+	int n;
+	Point *pts = sweep_points(s, &n);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s.json", dir, pts[i].id);
+		if (!access(path, F_OK)) continue;
+		for (int k = 0; k < NEXPS; k++) {
+			if (&exps[k] == e) continue;
+			snprintf(other, sizeof other, "%s/%s/points/%s.json", c->o->dir, exps[k].name,
+			         pts[i].id);
+			if (!access(other, F_OK) && !link(other, path)) break;
+		}
+	}
+	sweep_points_free(pts, n);
+}
+
 static void run_exp(Ctx *c, const Exp *e)
 {
 	const Exp *src = e;      /* sweep "@NAME": another plot of experiment NAME's points */
@@ -226,6 +252,7 @@ static void run_exp(Ctx *c, const Exp *e)
 		sweep_free(&s);
 		return;
 	}
+	share_points(c, src, &s);
 	SweepOpts so = {.dir = dir, .jobs = c->o->jobs, .progress = 1};
 	SweepStats st;
 	if (sweep_run(&s, &so, &st)) {

@@ -12,6 +12,9 @@
  *   axis rf.model = baseline, ideal      (one value per point)
  *   axis rf.mrf_latency = 1..8           (A..B or A..B:STEP, integers)
  *   axis rf.banks *= 1, 2, 4             (relative: times the config's value)
+ *   variant Shared-OWF = rf.model=regshare regshare.owf=1
+ *                                        (one point per variant line, column
+ *                                        "variant": several keys at once)
  *
  * `#` starts a comment; a repeated `name`, `workloads`, `configs` or
  * `size` line replaces the earlier one (so reproduce can append its own),
@@ -21,8 +24,9 @@
  * Values are not: a bad value fails its own points, which say why.
  *
  * The points are the cross product, configs slowest, then sizes, then
- * the axes in file order, workloads fastest.  Each point's -s list is the
- * sets, then its axis values; a config given as a file is passed by its
+ * the axes in file order (the variant axis where its first line is),
+ * workloads fastest.  Each point's -s list is the sets, then its axis
+ * values (a variant's settings in order); a config given as a file is passed by its
  * absolute path (a Slurm task runs elsewhere); a relative value is turned into an absolute
  * one against the point's config (int keys are rounded).  The point's id
  * hashes (FNV-1a, 64 bits) its workload, size and effective config as
@@ -173,6 +177,55 @@ static int parse_axis(Sweep *s, char *lhs, char *rhs, int rel, int lenient,
 	return RF_OK;
 }
 
+/* `variant LABEL = KEY=VALUE ...`: one more value of the axis "variant" */
+static int parse_variant(Sweep *s, char *label, char *rhs, int lenient, const char *where,
+                         int line)
+{
+	if (!*label || strpbrk(label, " \t,")) {
+		err_set("%s:%d: expected 'variant LABEL = KEY=VALUE ...'", where, line);
+		return RF_EINPUT;
+	}
+	SweepAxis *a = NULL;
+	for (int i = 0; i < s->naxes; i++)
+		if (s->axes[i].vsets) a = &s->axes[i];
+	for (int i = 0; a && i < a->nvals; i++)
+		if (!strcmp(a->vals[i], label)) {
+			err_set("%s:%d: variant '%s' given twice", where, line, label);
+			return RF_EINPUT;
+		}
+	char *sets = xstrdup(rhs), *save = NULL;
+	int n = 0, rc = RF_OK;
+	for (char *kv = strtok_r(sets, " \t", &save); kv && !rc; kv = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(kv, '='), key[256];
+		int known;
+		if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof key) {
+			err_set("%s:%d: variant '%s': expected KEY=VALUE, got '%s'", where, line, label, kv);
+			rc = RF_EINPUT;
+			break;
+		}
+		snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+		rc = check_key(s, key, lenient, 1, where, line, &known);
+		n++;
+	}
+	free(sets);
+	if (!rc && !n) {
+		err_set("%s:%d: variant '%s' sets nothing", where, line, label);
+		rc = RF_EINPUT;
+	}
+	if (rc) return rc;
+	if (!a) {
+		s->axes = xrealloc(s->axes, (s->naxes + 1) * sizeof *s->axes);
+		a = &s->axes[s->naxes++];
+		*a = (SweepAxis){.key = xstrdup("variant"), .column = xstrdup("variant")};
+		a->vsets = xcalloc(1, sizeof *a->vsets);
+	}
+	int nv = a->nvals;
+	push(&a->vals, &a->nvals, label);
+	a->vsets = xrealloc(a->vsets, (size_t)(nv + 1) * sizeof *a->vsets);
+	a->vsets[nv] = xstrdup(rhs);
+	return RF_OK;
+}
+
 static int check_names(Sweep *s, const char *where, int line, int what)
 {
 	char ***v = what == 0 ? &s->workloads : what == 1 ? &s->configs : &s->sizes;
@@ -225,6 +278,8 @@ static int parse_line(Sweep *s, char *ln, int lenient, const char *where, int li
 	char *lhs = trim(ln), *rhs = trim(eq + 1);
 	if (!strncmp(lhs, "axis ", 5) || !strncmp(lhs, "axis\t", 5))
 		return parse_axis(s, trim(lhs + 5), rhs, rel, lenient, where, line);
+	if (!rel && (!strncmp(lhs, "variant ", 8) || !strncmp(lhs, "variant\t", 8)))
+		return parse_variant(s, trim(lhs + 8), rhs, lenient, where, line);
 	if (rel) {
 		err_set("%s:%d: '*=' is only for axes", where, line);
 		return RF_EINPUT;
@@ -248,7 +303,8 @@ static int parse_line(Sweep *s, char *ln, int lenient, const char *where, int li
 	int what = !strcmp(lhs, "workloads") ? 0 : !strcmp(lhs, "configs") ? 1
 	           : !strcmp(lhs, "size") || !strcmp(lhs, "sizes") ? 2 : -1;
 	if (what < 0) {
-		err_set("%s:%d: unknown word '%s' (name, workloads, configs, size, set, axis)",
+		err_set("%s:%d: unknown word '%s' (name, workloads, configs, size, set, axis, "
+		        "variant)",
 		        where, line, lhs);
 		return RF_EINPUT;
 	}
@@ -319,6 +375,7 @@ void sweep_free(Sweep *s)
 	for (int i = 0; i < s->naxes; i++) {
 		free(s->axes[i].key);
 		free(s->axes[i].column);
+		if (s->axes[i].vsets) free_list(s->axes[i].vsets, s->axes[i].nvals);
 		free_list(s->axes[i].vals, s->axes[i].nvals);
 	}
 	free(s->axes);
@@ -360,6 +417,17 @@ static int point_config(const Sweep *s, Point *p, Config *cfg)
 	}
 	for (int a = 0; a < s->naxes; a++) {
 		const SweepAxis *ax = &s->axes[a];
+		if (ax->vsets) {                 /* a variant: its settings, in order */
+			int v = 0;
+			while (strcmp(ax->vals[v], p->vals[a])) v++;
+			char *sets = xstrdup(ax->vsets[v]), *save = NULL;
+			for (char *kv = strtok_r(sets, " \t", &save); kv; kv = strtok_r(NULL, " \t", &save)) {
+				push(&p->sets, &p->nsets, kv);
+				bad |= !bad && config_set_kv(cfg, kv);
+			}
+			free(sets);
+			continue;
+		}
 		char *kv;
 		if (ax->relative && !bad) {
 			kv = relative_set(cfg, ax->key, p->vals[a]);

@@ -285,7 +285,8 @@ static uint8_t reason(const Sched *sc)
 {
 	if (!sc->live && !sc->nwait[WAIT_DONE]) return ST_IDLE;
 	if (sc->rf_refused) return ST_RF;
-	if (sc->mem_refused || sc->nwait[WAIT_MEM]) return ST_MEM;
+	if (sc->mem_refused) return ST_MEMPIPE;
+	if (sc->nwait[WAIT_MEM]) return ST_MEM;
 	if (sc->nwait[WAIT_SB]) return ST_SB;
 	if (sc->nwait[WAIT_BAR]) return ST_BAR;
 	return ST_OTHER;

@@ -127,11 +127,13 @@ static void stall_add(TStats *st, int reason, uint64_t n)
 	switch (reason) {
 	case ST_IDLE: st->stall_idle += n; break;
 	case ST_RF: st->stall_rf += n; break;
-	case ST_MEM: st->stall_mem += n; break;
+	case ST_MEM: case ST_MEMPIPE: st->stall_mem += n; break;
 	case ST_SB: st->stall_scoreboard += n; break;
 	case ST_BAR: st->stall_barrier += n; break;
 	default: st->stall_other += n; break;
 	}
+	if (reason == ST_RF || reason == ST_MEMPIPE) st->sched_stall += n;
+	else st->sched_idle += n;
 }
 
 void sm_account(Sm *s, int64_t upto)
@@ -139,6 +141,7 @@ void sm_account(Sm *s, int64_t upto)
 	int64_t n = upto - s->acct;
 	if (n <= 0) return;
 	s->st.warp_cycles += (uint64_t)s->resident * (uint64_t)n;
+	s->st.cta_cycles += (uint64_t)(s->ncta - s->cta_free) * (uint64_t)n;
 	for (int32_t k = 0; k < s->nsched; k++) stall_add(&s->st, s->sched[k].reason, (uint64_t)n);
 	s->acct = upto;
 }
@@ -155,6 +158,7 @@ void sm_cycle(Sm *s, int64_t now)
 	if (s->cu_busy) cu_stage(s);
 	int busy = sched_issue(s);
 	s->st.warp_cycles += (uint64_t)s->resident;
+	s->st.cta_cycles += (uint64_t)(s->ncta - s->cta_free);
 	for (int32_t k = 0; k < s->nsched; k++)
 		if (!s->sched[k].issued) stall_add(&s->st, s->sched[k].reason, 1);
 	s->acct = now + 1;
@@ -210,6 +214,7 @@ void sm_warp_finished(Sm *s, TWarp *w)
 	set_wait(s, w, WAIT_FREE);
 	s->resident--;
 	int32_t slot = w->cta;
+	if (s->rf->warp_exit) s->rf->warp_exit(s->rfm, s->now, (int)(w - s->w));
 	w->cta = -1;
 	if (--s->cta[slot].running == 0) cta_finished(s, slot);
 }
@@ -317,7 +322,7 @@ void sm_init(Sm *s, Timing *tg, int32_t id, int32_t ncta, int32_t wpc)
 	evq_init(&s->evq, s->nwarps * 8);
 	pipe_init(s);
 	RfSm info = {cfg, id, s->nwarps, s->nsched, s->tp, tg->L->img->regs_per_thread, wpc,
-	             &s->st};
+	             &s->st, &tg->rf_gpu};
 	s->rf = rf_models[cfg->rf_model];
 	s->rfm = s->rf->init(&info);
 	s->rf_tick = 0;

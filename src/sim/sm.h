@@ -51,6 +51,7 @@ enum {                       /* why a scheduler slot issued nothing (Sched.reaso
 	ST_MEM,                  /* memory pipeline full, or waiting on a load */
 	ST_SB,                   /* waiting on a non-memory result */
 	ST_BAR,                  /* waiting at a barrier */
+	ST_MEMPIPE,              /* a ready warp was refused by the memory pipeline (stall_mem) */
 	ST_OTHER,                /* branch in flight, two-level pending, draining */
 };
 
@@ -187,6 +188,7 @@ typedef struct Timing {      /* the GPU: its SMs, memory and CTA dispatcher (tim
 	Warp *fw;                /* functional warps of every SM's slots */
 	uint8_t *shared;         /* shared memory of every CTA slot */
 	uint32_t shared_bytes;   /* per CTA */
+	void *rf_gpu;            /* the RF models' state shared by the SMs (RfSm.gpu) */
 } Timing;
 
 /* sm.c */

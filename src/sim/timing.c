@@ -83,7 +83,7 @@ static int ctas_per_sm(Timing *tg)
 	int by_regs = c->compiler_regalloc ? o.by[OCC_REGISTERS] : by_other;
 	const RfModel *rf = rf_models[c->rf_model];
 	RfSm info = {c, 0, 0, (int32_t)c->sched_count, &tg->tp, L->img->regs_per_thread,
-	             tg->warps_per_cta, NULL};
+	             tg->warps_per_cta, NULL, NULL};
 	int n = rf->max_ctas ? rf->max_ctas(&info, by_regs, by_other)
 	                     : (by_regs < by_other ? by_regs : by_other);
 	if (n * tg->warps_per_cta > c->sm_max_warps) n = (int)(c->sm_max_warps / tg->warps_per_cta);
@@ -255,6 +255,7 @@ static int setup(Timing *tg, const Launch *L, const Config *cfg, int64_t budget)
 static void teardown(Timing *tg)
 {
 	for (int32_t i = 0; tg->sm && i < tg->nsm; i++) sm_fini(&tg->sm[i]);
+	free(tg->rf_gpu);
 	free(tg->sm);
 	memsys_free(tg->ms);
 	free(tg->fw);
@@ -281,6 +282,8 @@ int timing_launch(const Launch *L, const Config *cfg, int64_t budget, KernelStat
 	tstats_add(t, &tg.ms->st);
 	t->cycles = (uint64_t)end;
 	t->warp_slots = (uint64_t)end * (uint64_t)tg.nsm * (uint64_t)cfg->sm_max_warps;
+	t->sm_cycles = (uint64_t)end * (uint64_t)tg.nsm;
+	t->cta_slot_cycles = t->sm_cycles * (uint64_t)tg.ctas_per_sm;
 	ks->warp_insts = (uint64_t)tg.issued;
 	ks->thread_insts = tg.thread_insts;
 	for (int32_t i = 0; i < tg.nsm; i++)       /* CTAs cut short by an error */

@@ -5,8 +5,11 @@
  * by the derived figures the issue names: ipc (warp instructions per
  * cycle, whole GPU), occupancy (average resident warps / warp slots),
  * l1_hit_rate, cc_hit_rate, l2_hit_rate and dram_bytes; then
- * occupancy_theoretical (resident warps allowed / sm.max_warps) and
- * RegMutex's rm_* averages (0 where no kernel had an extended set).
+ * occupancy_theoretical (resident warps allowed / sm.max_warps),
+ * RegMutex's rm_* averages (0 where no kernel had an extended set), and
+ * the resident CTAs per SM: resident_ctas_per_sm (average over SMs and
+ * cycles) and ctas_per_sm_limit (what an SM may hold, cycle-weighted over
+ * kernels).
  */
 #include "sim/tstats.h"
 
@@ -56,4 +59,8 @@ void tstats_json(struct Json *j, const TStats *t, uint64_t warp_insts)
 	json_num(j, "rm_bs_avg", ratio(t->rm_bs, t->rm_sms));
 	json_num(j, "rm_regs_avg", ratio(t->rm_regs, t->rm_sms));
 	json_num(j, "rm_sections_avg", ratio(t->rm_sections, t->rm_sms));
+	json_num(j, "resident_ctas_per_sm",
+	         t->sm_cycles ? (double)t->cta_cycles / (double)t->sm_cycles : 0);
+	json_num(j, "ctas_per_sm_limit",
+	         t->sm_cycles ? (double)t->cta_slot_cycles / (double)t->sm_cycles : 0);
 }

@@ -36,6 +36,8 @@
  *                TProg.uses[ins.regs + k] the compiler's liveness facts
  *                about this access (timing.h: last use, dead value,
  *                degree of use).
+ *   warp_exit    warp w has finished: exited, its last results written
+ *                (register sharing frees the shared registers it locked).
  *   activate     the two-level scheduler moved warp w into / out of its
  *   deactivate   active set (Gebhart 3.3 flushes the RFC entries; LTRF 4.2
  *                writes back and refetches the working set).  Single-level
@@ -74,6 +76,10 @@ typedef struct RfSm {        /* what a model knows of its SM */
 	int32_t regs_per_thread; /* registers the kernel is allocated per thread */
 	int32_t warps_per_cta;
 	TStats *st;              /* the SM's counters */
+	void **gpu;              /* one pointer the SMs of a launch share, NULL at first: a
+	                            model that needs state across SMs (register sharing's
+	                            reference SM) allocates one block there, which the timing
+	                            model frees after every SM's fini; NULL in max_ctas */
 } RfSm;
 
 typedef struct RfModel {     /* the hooks; names and descriptions are models.def's */
@@ -82,6 +88,7 @@ typedef struct RfModel {     /* the hooks; names and descriptions are models.def
 	int (*max_ctas)(const RfSm *sm, int by_regs, int by_other);
 	void (*cta_launch)(void *m, int cta, int warp0, int nwarps);
 	void (*cta_exit)(void *m, int cta);
+	void (*warp_exit)(void *m, int64_t now, int warp);
 	int (*can_issue)(void *m, int64_t now, int warp, const TIns *ti);
 	void (*issue)(void *m, int64_t now, int warp, const TIns *ti);
 	int64_t (*read)(void *m, int64_t now, int warp, int32_t reg, int32_t pc, int k);
