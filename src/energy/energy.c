@@ -104,9 +104,9 @@ static const T2 table2[] = {
 enum { NT2 = sizeof table2 / sizeof table2[0] };
 #define DESIGN_POINT_ENTRIES 48.0   /* 6 entries x 8 active warps (Gebhart 5.4) */
 
-typedef struct Geom { const char *model, *entries, *warps; } Geom;
+typedef struct Geom { const char *model, *entries; int per_warp; } Geom;
 static const Geom geoms[] = {
-#define RFC_GEOM(model, entries, warps, what) {model, entries, warps},
+#define RFC_GEOM(model, entries, per_warp, what) {model, entries, per_warp},
 #include "energy/caches.def"
 #undef RFC_GEOM
 };
@@ -147,17 +147,28 @@ static int key_int(const Config *cfg, const char *key, int64_t *v)
 	return 1;
 }
 
-double energy_rfc_entries(const Config *cfg)
+/* warps that hold cache entries: the two-level scheduler's active set
+ * (sched.c: ceil(sched.active_warps / sched.count) per scheduler), or every
+ * warp slot under a single-level scheduler */
+static int64_t active_warps(const Config *cfg)
 {
-	const char *model = cfg->rf_model >= 0 && cfg->rf_model < NRF_MODELS
-	                    ? rf_model_name[cfg->rf_model] : "";
+	char pol[32];
+	const ConfigKey *k = config_key_find("sched.policy");
+	int64_t w = cfg->sm_max_warps;
+	if (k && config_choice(k, cfg->sched_policy, pol, sizeof pol) && !strcmp(pol, "twolevel")) {
+		int64_t per = (cfg->sched_active_warps + cfg->sched_count - 1) / cfg->sched_count;
+		if (per * cfg->sched_count < w) w = per * cfg->sched_count;
+	}
+	return w;
+}
+
+double energy_rfc_entries(const Config *cfg, const char *model)
+{
 	for (int i = 0; i < NGEOMS; i++) {
 		if (strcmp(geoms[i].model, model)) continue;
-		int64_t e, w = 1;
-		if (!key_int(cfg, geoms[i].entries, &e) ||
-		    (geoms[i].warps && !key_int(cfg, geoms[i].warps, &w)))
-			return -1;
-		return (double)e * (double)w;
+		int64_t e;
+		if (!key_int(cfg, geoms[i].entries, &e)) return -1;
+		return (double)e * (geoms[i].per_warp ? (double)active_warps(cfg) : 1);
 	}
 	return 0;
 }
@@ -174,7 +185,8 @@ void energy_compute(const Config *cfg, const TStats *t, Energy *e)
 	const double m = ENERGY_ACCESSES_PER_REG, words = ENERGY_LANES;
 	const double wire = words * cfg->energy_wire_pj_mm;
 	memset(e, 0, sizeof *e);
-	e->entries = energy_rfc_entries(cfg);
+	e->entries = energy_rfc_entries(cfg, cfg->rf_model >= 0 && cfg->rf_model < NRF_MODELS
+	                                      ? rf_model_name[cfg->rf_model] : "");
 	int rfc_traffic = t->rfc_hits || t->rfc_writes || t->rfc_writebacks;
 	if (e->entries == 0 && rfc_traffic) e->entries = -1;
 	RfcCost rc = energy_rfc_cost(e->entries < 0 ? DESIGN_POINT_ENTRIES : e->entries);

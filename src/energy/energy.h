@@ -40,8 +40,9 @@ struct Json;
 
 /* Gebhart Table 2 at `entries` per lane: the table's entry, or interpolated */
 RfcCost energy_rfc_cost(double entries);
-/* RFC entries per lane of cfg's rf.model (caches.def): 0 none, -1 unknown */
-double energy_rfc_entries(const Config *cfg);
+/* RFC entries per lane of register-file model `model` (caches.def) under cfg:
+ * 0 no cache, -1 unknown (a key this build lacks) */
+double energy_rfc_entries(const Config *cfg, const char *model);
 void energy_compute(const Config *cfg, const TStats *t, Energy *e);
 /* "energy": {...} as a member of the open JSON object */
 void energy_json(struct Json *j, const Config *cfg, const TStats *t);

@@ -68,7 +68,14 @@ typedef struct Ctx {
 static void ours(FILE *md, const PlotTable *t, const char *how)
 {
 	if (!strncmp(how, "at:", 3)) {
-		double v = plot_value(t, how + 3, 0);
+		char x[256];
+		const char *at = strchr(how, '@');
+		int series = 0;
+		snprintf(x, sizeof x, "%.*s", at ? (int)(at - how - 3) : 255, how + 3);
+		if (at)
+			for (series = t->ns - 1; series >= 0 && strcmp(t->series[series], at + 1);)
+				series--;
+		double v = plot_value(t, x, series);
 		if (isnan(v)) fputs("-", md);
 		else fprintf(md, "%.3f", v);
 	} else if (!strncmp(how, "tol:", 4)) {
@@ -102,11 +109,12 @@ static void published(FILE *md, const Exp *e, const PlotTable *t)
 	free(rows);
 }
 
-/* the plot: table into the report, picture into DIR/NAME.png */
-static void figure(Ctx *c, const Exp *e, int nfailed)
+/* the plot of the points in DIR/POINTS/: table into the report, picture
+ * into DIR/NAME.png */
+static void figure(Ctx *c, const Exp *e, const char *points, int nfailed)
 {
 	char csvp[4096], png[4096], title[512];
-	snprintf(csvp, sizeof csvp, "%s/%s/results.csv", c->o->dir, e->name);
+	snprintf(csvp, sizeof csvp, "%s/%s/results.csv", c->o->dir, points);
 	snprintf(png, sizeof png, "%s/%s.png", c->o->dir, e->name);
 	int nw, help;
 	char **w = words(e->plot, &nw);
@@ -156,21 +164,39 @@ static void figure(Ctx *c, const Exp *e, int nfailed)
 	published(c->md, e, have ? &t : NULL);
 	if (nfailed)
 		fprintf(c->md, "\n**%d points failed**; see `%s/results.csv` (column error) and "
-		        "`%s/points/*.err`.\n", nfailed, e->name, e->name);
+		        "`%s/points/*.err`.\n", nfailed, points, points);
 	plot_table_free(&t);
 	free(p.where);
 	for (int i = 0; i < nw; i++) free(w[i]);
 	free(w);
 }
 
+/* the row whose points e plots: e, or the row its sweep "@NAME" names */
+static const Exp *points_of(const Exp *e)
+{
+	if (e->sweep[0] != '@') return e;
+	for (int i = 0; i < NEXPS; i++)
+		if (!strcmp(exps[i].name, e->sweep + 1) && exps[i].sweep[0] != '@') return &exps[i];
+	return NULL;
+}
+
 static void run_exp(Ctx *c, const Exp *e)
 {
-	char *text = xmalloc(strlen(e->sweep) + 4096), dir[4096];
-	snprintf(dir, sizeof dir, "%s/%s", c->o->dir, e->name);
-	sprintf(text, "%sname = %s\nsize = %s\n", e->sweep, e->name, c->o->size);
+	const Exp *src = points_of(e);
+	if (!src) {
+		fprintf(c->md, "\n## %s: %s\n\n*Cannot run: no experiment '%s' to take the points "
+		        "of.*\n", e->name, e->desc, e->sweep + 1);
+		fprintf(stderr, "rfsim: reproduce %s: no experiment '%s'\n", e->name, e->sweep + 1);
+		c->failed++;
+		return;
+	}
+	char *text = xmalloc(strlen(src->sweep) + 4096), dir[4096];
+	snprintf(dir, sizeof dir, "%s/%s", c->o->dir, src->name);
+	sprintf(text, "%sname = %s\nsize = %s\n", src->sweep, src->name, c->o->size);
 	if (c->o->workloads) sprintf(text + strlen(text), "workloads = %s\n", c->o->workloads);
 	fprintf(c->md, "\n## %s: %s\n\n", e->name, e->desc);
 	if (*e->figure) fprintf(c->md, "Regenerates %s.  ", e->figure);
+	if (src != e) fprintf(c->md, "The points of `%s`.  ", src->name);
 	fprintf(c->md, "Sweep:\n\n```\n%s```\n", text);
 	Sweep s;
 	if (sweep_parse(text, e->name, SWEEP_LENIENT, &s)) {
@@ -182,14 +208,14 @@ static void run_exp(Ctx *c, const Exp *e)
 	}
 	free(text);
 	if (s.nmissing) {
-		fprintf(c->md, "\n*This build has no config key%s", s.nmissing > 1 ? "s" : "");
+		fprintf(c->md, "\n*This build has no config key or value");
 		for (int i = 0; i < s.nmissing; i++) fprintf(c->md, "%s `%s`", i ? "," : "", s.missing[i]);
-		fprintf(c->md, "%s*\n", s.missing_axis ? ": the experiment waits for it (the "
-		        "timing model, issue 5) and was not run." : "; those settings were dropped.");
+		fprintf(c->md, "%s*\n", s.missing_axis ? ": the experiment waits for it (a "
+		        "register-file model or key still to come) and was not run."
+		        : "; those settings and axis values were dropped.");
 	}
 	if (s.missing_axis) {
-		fprintf(stderr, "rfsim: reproduce %s: skipped, this build lacks config key%s",
-		        e->name, s.nmissing > 1 ? "s" : "");
+		fprintf(stderr, "rfsim: reproduce %s: skipped, this build lacks", e->name);
 		for (int i = 0; i < s.nmissing; i++) fprintf(stderr, " %s", s.missing[i]);
 		fputc('\n', stderr);
 		sweep_free(&s);
@@ -205,8 +231,8 @@ static void run_exp(Ctx *c, const Exp *e)
 	c->failed += st.failed;
 	c->interrupted = st.interrupted;
 	fprintf(c->md, "\n%d points (%d reused, %d computed, %d failed) in `%s/`.\n", st.total,
-	        st.reused, st.computed, st.failed, e->name);
-	figure(c, e, st.failed);
+	        st.reused, st.computed, st.failed, src->name);
+	figure(c, e, src->name, st.failed);
 	sweep_free(&s);
 }
 
