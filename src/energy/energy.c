@@ -33,10 +33,10 @@
  * array access moves its words over that array's distance to the ALUs:
  * a hit or a result written into the RFC travels rfc_alu_mm, an MRF
  * access mrf_alu_mm, and a write-back both (out of the RFC beside the
- * ALUs, then to the MRF bank).  This reproduces Table 5: with the paper's
- * read/write mix, the 0.76 of zero-wire Figure 12 becomes 0.87 when both
- * arrays are 1 mm away (wire on reads and writes alike; on reads only it
- * would be 0.85).
+ * ALUs, then to the MRF bank).  This is what Table 5 implies: with one
+ * to three operand reads per result write, the 0.76 of zero-wire Figure
+ * 12 becomes 0.87 when both arrays are 1 mm away, the paper's number,
+ * with wire energy on reads and writes alike (on reads only: 0.84-0.85).
  *
  * RFC energy by geometry.  Table 2 is indexed by entries per thread
  * (4, 6, 8) and active warps (4, 6, 8), but its nine cells depend only on
@@ -50,7 +50,9 @@
  * 1.2/3.8 pJ below), while the area scales with the entries.  LTRF's
  * 16 KB cache on maxwell-ltrf (16 registers x 8 warps = 128 entries per
  * lane) is two 64-entry banks per lane.  The cache of each model comes
- * from caches.def; a model whose cache geometry is unknown (a key this
+ * from caches.def (entries per warp times the warps that hold entries:
+ * the two-level scheduler's active set, or every warp slot); a model
+ * whose cache geometry is unknown (a key this
  * build lacks, or RFC traffic from a model without a row) is charged the
  * paper's design point, 6 entries x 8 warps, and reports entries null.
  * energy.rfc_read_pj / rfc_write_pj, when not 0, replace the table.
