@@ -76,8 +76,8 @@ static int write_regs(Sm *s, Event *e)
 		int i = __builtin_ctz(m);
 		if (i >= ti->nwr_reg || s->rf->write(s->rfm, s->now, e->warp, wr[i] + e->rbase,
 		                                           e->pc, ti->nrd + i)) {
-			s->st.reg_writes += i < ti->nwr_reg;
 			e->left &= ~(1u << i);
+			s->st.reg_writes += i < ti->nwr_reg;
 		}
 	}
 	return e->left == 0;
