@@ -51,7 +51,8 @@
  * 16 KB cache on maxwell-ltrf (16 registers x 8 warps = 128 entries per
  * lane) is two 64-entry banks per lane.  The cache of each model comes
  * from caches.def (entries per warp times the warps that hold entries:
- * the two-level scheduler's active set, or every warp slot); a model
+ * the two-level scheduler's active set, or every warp slot under a
+ * single-level one); a model
  * whose cache geometry is unknown (a key this
  * build lacks, or RFC traffic from a model without a row) is charged the
  * paper's design point, 6 entries x 8 warps, and reports entries null.
@@ -106,9 +107,10 @@ static const T2 table2[] = {
 enum { NT2 = sizeof table2 / sizeof table2[0] };
 #define DESIGN_POINT_ENTRIES 48.0   /* 6 entries x 8 active warps (Gebhart 5.4) */
 
-typedef struct Geom { const char *model, *entries; int per_warp; } Geom;
+enum { RFC_ACTIVE, RFC_TWOLEVEL };   /* caches.def's warps column */
+typedef struct Geom { const char *model, *entries; int warps; } Geom;
 static const Geom geoms[] = {
-#define RFC_GEOM(model, entries, per_warp, what) {model, entries, per_warp},
+#define RFC_GEOM(model, entries, warps, what) {model, entries, warps},
 #include "energy/caches.def"
 #undef RFC_GEOM
 };
@@ -149,15 +151,18 @@ static int key_int(const Config *cfg, const char *key, int64_t *v)
 	return 1;
 }
 
-/* warps that hold cache entries: the two-level scheduler's active set
- * (sched.c: ceil(sched.active_warps / sched.count) per scheduler), or every
- * warp slot under a single-level scheduler */
-static int64_t active_warps(const Config *cfg)
+/* warps that hold cache entries (caches.def): the two-level scheduler's
+ * active set (sched.c: ceil(sched.active_warps / sched.count) per
+ * scheduler), or every warp slot under a single-level scheduler */
+static int64_t warps_of(const Config *cfg, int how)
 {
 	char pol[32];
 	const ConfigKey *k = config_key_find("sched.policy");
+	int twolevel = how == RFC_TWOLEVEL ||
+	               (k && config_choice(k, cfg->sched_policy, pol, sizeof pol) &&
+	                !strcmp(pol, "twolevel"));
 	int64_t w = cfg->sm_max_warps;
-	if (k && config_choice(k, cfg->sched_policy, pol, sizeof pol) && !strcmp(pol, "twolevel")) {
+	if (twolevel) {
 		int64_t per = (cfg->sched_active_warps + cfg->sched_count - 1) / cfg->sched_count;
 		if (per * cfg->sched_count < w) w = per * cfg->sched_count;
 	}
@@ -170,7 +175,7 @@ double energy_rfc_entries(const Config *cfg, const char *model)
 		if (strcmp(geoms[i].model, model)) continue;
 		int64_t e;
 		if (!key_int(cfg, geoms[i].entries, &e)) return -1;
-		return (double)e * (geoms[i].per_warp ? (double)active_warps(cfg) : 1);
+		return (double)e * (double)warps_of(cfg, geoms[i].warps);
 	}
 	return 0;
 }

@@ -56,10 +56,10 @@ TEST(energy_cache_geometry_per_model)
 	CHECK_NEAR(energy_rfc_entries(&c, "nosuch"), 0);
 	c.ltrf_regs_per_interval = 16;
 	c.sched_active_warps = 8;
-	CHECK(config_set(&c, "sched.policy", "lrr") == RF_OK);
-	CHECK_NEAR(energy_rfc_entries(&c, "ltrf"), 16 * c.sm_max_warps);  /* all active */
-	CHECK(config_set(&c, "sched.policy", "twolevel") == RF_OK);
 	c.sched_count = 4;
+	CHECK(config_set(&c, "sched.policy", "lrr") == RF_OK);
+	CHECK_NEAR(energy_rfc_entries(&c, "ltrf"), 128);      /* LTRF runs two-level anyway */
+	CHECK(config_set(&c, "sched.policy", "twolevel") == RF_OK);
 	CHECK_NEAR(energy_rfc_entries(&c, "ltrf"), 128);      /* LTRF Table 3: 16 KB */
 	CHECK_NEAR(energy_rfc_entries(&c, "ltrfplus"), 128);
 	c.sched_active_warps = 6;                             /* 2 per scheduler */
@@ -73,6 +73,8 @@ TEST(energy_cache_geometry_per_model)
 	if (k) {                              /* the rfc model is in this build */
 		CHECK(!config_key_parse(k, "6", (char *)&c + k->off));
 		CHECK_NEAR(energy_rfc_entries(&c, "rfc"), 48);
+		CHECK(config_set(&c, "sched.policy", "gto") == RF_OK);   /* all warps active */
+		CHECK_NEAR(energy_rfc_entries(&c, "rfc"), 6 * c.sm_max_warps);
 	} else {
 		CHECK_NEAR(energy_rfc_entries(&c, "rfc"), -1);
 	}
