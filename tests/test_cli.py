@@ -530,13 +530,13 @@ def test_compare_small(tmp_path):
     assert f"{n} of {n} runs passed their checks" in p.stdout
     rows = csv.read_text().splitlines()
     assert rows[0] == ("workload,model,cycles,warp_instructions,ipc,ipc_norm,mrf_reads,"
-                       "mrf_writes,check")
+                       "mrf_writes,check,energy_norm")
     body = [r.split(",") for r in rows[1:]]
     assert len(body) == n + len(ms)
     for r in body[:n]:
         assert r[8] == "PASS" and int(r[2]) > 0 and int(r[6]) > 0
         if r[1] == "baseline":
-            assert float(r[5]) == 1.0
+            assert float(r[5]) == 1.0 and float(r[9]) == 1.0
 
 
 def test_compare_models_and_errors():

@@ -19,7 +19,9 @@
  * A timing run adds to each kernel and, summed over the kernels, to totals
  * the timing model's counters and derived figures (src/sim/tstats.def and
  * tstats.c: cycles, ipc, occupancy, mrf_reads, mrf_writes, bank_conflicts,
- * the stall_* breakdown per scheduler slot, cache hit rates, dram_bytes).
+ * the stall_* breakdown per scheduler slot, cache hit rates, dram_bytes),
+ * then the register-file energy object "energy" (src/energy/energy.c:
+ * mrf_pj, rfc_pj, wire_pj, total_pj, total_normalized, areas).
  *
  * Only sim_seconds and the two rates depend on the host; everything else
  * is identical between two runs of the same command (DESIGN.md:
@@ -33,6 +35,7 @@
 
 #include "base/base.h"
 #include "base/json.h"
+#include "energy/energy.h"
 
 Totals report_totals(const KernelStats *ks, int n)
 {
@@ -75,7 +78,10 @@ static void kernels_json(Json *j, const Report *r)
 		json_uint(j, "warp_instructions", k->warp_insts);
 		json_uint(j, "thread_instructions", k->thread_insts);
 		json_num(j, "sim_seconds", k->sim_seconds);
-		if (k->timed) tstats_json(j, &k->ts, k->warp_insts);
+		if (k->timed) {
+			tstats_json(j, &k->ts, k->warp_insts);
+			energy_json(j, r->cfg, &k->ts);
+		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -106,7 +112,10 @@ int report_json(const char *path, const Report *r)
 	json_num(j, "sim_seconds", t.sim_seconds);
 	json_num(j, "warp_inst_per_sec", report_rate(t.warp_insts, t.sim_seconds));
 	json_num(j, "thread_inst_per_sec", report_rate(t.thread_insts, t.sim_seconds));
-	if (t.timed) tstats_json(j, &t.ts, t.warp_insts);
+	if (t.timed) {
+		tstats_json(j, &t.ts, t.warp_insts);
+		energy_json(j, r->cfg, &t.ts);
+	}
 	json_str(j, "check", r->check);
 	json_obj_end(j);
 	json_obj_end(j);

@@ -9,11 +9,12 @@
  * rf.model set (the config's other keys as given).  Rows, per workload
  * and model: cycles, IPC (warp instructions per cycle), IPC normalized to
  * `baseline` (or to the first model listed when baseline is not), main
- * register file reads and writes, the output check; then per model the
+ * register file reads and writes, the register-file energy normalized to
+ * the baseline design doing the same work (src/energy: total_normalized,
+ * computed from each run alone), the output check; then per model the
  * geometric mean of each over the workloads whose check passed.  The
  * models come from models.def, so every model rfsim gains joins the table
- * without a change here; register-file energy joins the columns with the
- * energy model.
+ * without a change here.
  *
  * With -j N (default: the processors online) up to N pairs run at once,
  * each in a forked child that sends its row back through a pipe; rows are
@@ -29,6 +30,7 @@
 
 #include "base.h"
 #include "cli.h"
+#include "energy/energy.h"
 #include "sim/rf/rf.h"
 #include "wlrun.h"
 
@@ -36,6 +38,7 @@ typedef struct Cell {        /* one (workload, model) run */
 	int rc;                  /* 0 pass, 1 check failed, 2 CUDA error, 3 crashed */
 	uint64_t cycles, warp_insts, mrf_reads, mrf_writes;
 	double ipc;
+	double energy;           /* register-file energy / the baseline design's */
 	char msg[512];           /* why it failed */
 } Cell;
 
@@ -92,6 +95,9 @@ static void run_cell(const CmpRun *c, int job, Cell *out)
 	out->mrf_reads = t.ts.mrf_reads;
 	out->mrf_writes = t.ts.mrf_writes;
 	out->ipc = tstats_ipc(&t.ts, t.warp_insts);
+	Energy e;
+	energy_compute(&cfg, &t.ts, &e);
+	out->energy = e.total_normalized;
 	free(r.ks);
 }
 
@@ -110,16 +116,16 @@ static void print_workload(const CmpRun *c, int i, FILE *csv)
 		const Cell *x = &row[m];
 		const char *name = rf_model_name[c->model[m]];
 		double norm = ref > 0 ? x->ipc / ref : 0;
-		printf("%-14s %-10s %12llu %8.3f %9.3f %14llu %14llu  %s\n", m ? "" : c->wl[i]->name,
-		       name, (unsigned long long)x->cycles, x->ipc, norm,
+		printf("%-14s %-10s %12llu %8.3f %9.3f %14llu %14llu %8.3f  %s\n",
+		       m ? "" : c->wl[i]->name, name, (unsigned long long)x->cycles, x->ipc, norm,
 		       (unsigned long long)x->mrf_reads, (unsigned long long)x->mrf_writes,
-		       check_word(x->rc));
+		       x->energy, check_word(x->rc));
 		if (x->rc) fprintf(stderr, "rfsim: %s under %s: %s\n", c->wl[i]->name, name, x->msg);
 		if (csv)
-			fprintf(csv, "%s,%s,%llu,%llu,%.6f,%.6f,%llu,%llu,%s\n", c->wl[i]->name, name,
-			        (unsigned long long)x->cycles, (unsigned long long)x->warp_insts,
+			fprintf(csv, "%s,%s,%llu,%llu,%.6f,%.6f,%llu,%llu,%s,%.6f\n", c->wl[i]->name,
+			        name, (unsigned long long)x->cycles, (unsigned long long)x->warp_insts,
 			        x->ipc, norm, (unsigned long long)x->mrf_reads,
-			        (unsigned long long)x->mrf_writes, check_word(x->rc));
+			        (unsigned long long)x->mrf_writes, check_word(x->rc), x->energy);
 	}
 	fflush(stdout);
 }
@@ -129,8 +135,8 @@ static double gmean(double logsum, int n) { return n ? exp(logsum / n) : 0; }
 static void print_geomean(const CmpRun *c, FILE *csv)
 {
 	for (int m = 0; m < c->nmodel; m++) {
-		double lc = 0, ln = 0, lr = 0, lw = 0;
-		int n = 0;
+		double lc = 0, ln = 0, lr = 0, lw = 0, le = 0;
+		int n = 0, ne = 0;
 		for (int i = 0; i < c->nwl; i++) {
 			const Cell *x = &c->cell[i * c->nmodel + m], *r = &c->cell[i * c->nmodel + c->ref];
 			if (x->rc || r->rc || !x->cycles || x->ipc <= 0 || r->ipc <= 0) continue;
@@ -139,14 +145,15 @@ static void print_geomean(const CmpRun *c, FILE *csv)
 			lr += log((double)(x->mrf_reads + 1));
 			lw += log((double)(x->mrf_writes + 1));
 			n++;
+			if (x->energy > 0) le += log(x->energy), ne++;
 		}
 		const char *name = rf_model_name[c->model[m]];
-		printf("%-14s %-10s %12.0f %8s %9.3f %14.0f %14.0f  %d workloads\n",
+		printf("%-14s %-10s %12.0f %8s %9.3f %14.0f %14.0f %8.3f  %d workloads\n",
 		       m ? "" : "geomean", name, gmean(lc, n), "", gmean(ln, n), gmean(lr, n) - 1,
-		       gmean(lw, n) - 1, n);
+		       gmean(lw, n) - 1, gmean(le, ne), n);
 		if (csv)
-			fprintf(csv, "geomean,%s,%.1f,,,%.6f,%.1f,%.1f,%d\n", name, gmean(lc, n),
-			        gmean(ln, n), gmean(lr, n) - 1, gmean(lw, n) - 1, n);
+			fprintf(csv, "geomean,%s,%.1f,,,%.6f,%.1f,%.1f,%d,%.6f\n", name, gmean(lc, n),
+			        gmean(ln, n), gmean(lr, n) - 1, gmean(lw, n) - 1, n, gmean(le, ne));
 	}
 }
 
@@ -264,14 +271,14 @@ int cmd_compare(const Opts *o)
 		return fail(RF_EINPUT, "cannot write --csv file '%s': %s", o->csv, strerror(errno));
 	}
 	if (csv) fputs("workload,model,cycles,warp_instructions,ipc,ipc_norm,mrf_reads,"
-	               "mrf_writes,check\n", csv);
+	               "mrf_writes,check,energy_norm\n", csv);
 	int n = c.nwl * c.nmodel;
 	c.cell = xcalloc((size_t)n, sizeof *c.cell);
 	for (int j = 0; j < n; j++) c.cell[j].rc = -1;
 	printf("config %s, size %s; IPC normalized to %s\n\n", c.cfg.name, wl_size_name(c.size),
 	       rf_model_name[c.model[c.ref]]);
-	printf("%-14s %-10s %12s %8s %9s %14s %14s  %s\n", "workload", "model", "cycles", "IPC",
-	       "IPC/ref", "MRF reads", "MRF writes", "check");
+	printf("%-14s %-10s %12s %8s %9s %14s %14s %8s  %s\n", "workload", "model", "cycles",
+	       "IPC", "IPC/ref", "MRF reads", "MRF writes", "energy", "check");
 	run_all(&c, jobs < n ? jobs : n, csv);
 	printf("\n");
 	print_geomean(&c, csv);

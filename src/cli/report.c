@@ -3,14 +3,26 @@
  * `rfsim run`.  What it tells programs, the --stats JSON, is written by
  * src/api/report.c, shared with libcudart's RFSIM_STATS so that both files
  * have the same keys.  A timing run adds the cycles, IPC and occupancy,
- * register-file accesses, the scheduler-slot breakdown and hit rates.
+ * register-file accesses and energy (src/energy), the scheduler-slot
+ * breakdown and hit rates.
  */
 #include <string.h>
 
 #include "cli.h"
+#include "energy/energy.h"
+
+/* pJ in the unit that keeps it below 1000 ("11.39 uJ"), into buf */
+static const char *joules(char *buf, size_t n, double pj)
+{
+	static const char *const unit[] = {"pJ", "nJ", "uJ", "mJ", "J"};
+	int u = 0;
+	for (; u < 4 && pj >= 999.995; u++) pj /= 1000;
+	snprintf(buf, n, "%.2f %s", pj, unit[u]);
+	return buf;
+}
 
 /* the timing model's headline figures */
-static void report_timing(FILE *f, const Totals *t)
+static void report_timing(FILE *f, const Totals *t, const Config *cfg)
 {
 	const TStats *s = &t->ts;
 	uint64_t slots = s->issued + s->stall_idle + s->stall_rf + s->stall_mem +
@@ -22,6 +34,12 @@ static void report_timing(FILE *f, const Totals *t)
 	fprintf(f, "%-20s %llu reads, %llu writes, %llu bank conflicts\n", "register file",
 	        (unsigned long long)s->mrf_reads, (unsigned long long)s->mrf_writes,
 	        (unsigned long long)s->bank_conflicts);
+	Energy e;
+	energy_compute(cfg, s, &e);
+	char b[4][32];
+	fprintf(f, "%-20s %s (MRF %s, RFC %s, wire %s), %.3f of the baseline design's\n",
+	        "register energy", joules(b[0], 32, e.total_pj), joules(b[1], 32, e.mrf_pj),
+	        joules(b[2], 32, e.rfc_pj), joules(b[3], 32, e.wire_pj), e.total_normalized);
 	fprintf(f, "%-20s issue %.1f%%, idle %.1f%%, rf %.1f%%, mem %.1f%%, scoreboard %.1f%%, "
 	        "barrier %.1f%%, other %.1f%%\n", "scheduler slots", (double)s->issued * sl,
 	        (double)s->stall_idle * sl, (double)s->stall_rf * sl, (double)s->stall_mem * sl,
@@ -52,7 +70,7 @@ void report_summary(FILE *f, const Report *r)
 	}
 	fprintf(f, "%-20s %llu\n", "warp instructions", (unsigned long long)t.warp_insts);
 	fprintf(f, "%-20s %llu\n", "thread instructions", (unsigned long long)t.thread_insts);
-	if (t.timed) report_timing(f, &t);
+	if (t.timed) report_timing(f, &t, r->cfg);
 	fprintf(f, "%-20s %.3f\n", "sim seconds", t.sim_seconds);
 	fprintf(f, "%-20s %.2f M warp-inst/s, %.2f M thread-inst/s\n", "rate",
 	        report_rate(t.warp_insts, t.sim_seconds) / 1e6,

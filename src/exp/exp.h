@@ -51,9 +51,10 @@ typedef struct Sweep {
 	int nsets;
 	SweepAxis *axes;         /* `axis KEY = ...` in file order */
 	int naxes;
-	char **missing;          /* keys this build does not know (lenient parse only) */
+	char **missing;          /* keys this build does not know, and "key=value" for
+	                            choices it does not offer (lenient parse only) */
 	int nmissing;
-	int missing_axis;        /* one of them is an axis: the sweep cannot run */
+	int missing_axis;        /* an axis (or a set choice) among them: cannot run */
 } Sweep;
 
 typedef struct Point {

@@ -239,14 +239,14 @@ static void run_exp(Ctx *c, const Exp *e)
 	}
 	free(text);
 	if (s.nmissing) {
-		fprintf(c->md, "\n*This build has no config key%s", s.nmissing > 1 ? "s" : "");
+		fprintf(c->md, "\n*This build has no config key or value");
 		for (int i = 0; i < s.nmissing; i++) fprintf(c->md, "%s `%s`", i ? "," : "", s.missing[i]);
-		fprintf(c->md, "%s*\n", s.missing_axis ? ": the experiment waits for it (the "
-		        "timing model, issue 5) and was not run." : "; those settings were dropped.");
+		fprintf(c->md, "%s*\n", s.missing_axis ? ": the experiment waits for it (a "
+		        "register-file model or key still to come) and was not run."
+		        : "; those settings and axis values were dropped.");
 	}
 	if (s.missing_axis) {
-		fprintf(stderr, "rfsim: reproduce %s: skipped, this build lacks config key%s",
-		        e->name, s.nmissing > 1 ? "s" : "");
+		fprintf(stderr, "rfsim: reproduce %s: skipped, this build lacks", e->name);
 		for (int i = 0; i < s.nmissing; i++) fprintf(stderr, " %s", s.missing[i]);
 		fputc('\n', stderr);
 		sweep_free(&s);
