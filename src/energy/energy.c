@@ -20,8 +20,6 @@
  *
  *   mrf_pj  = m x (mrf_reads x R_mrf + mrf_writes x W_mrf)
  *   rfc_pj  = m x ((rfc_hits + rfc_writebacks) x R_rfc + rfc_writes x W_rfc)
- *   wire_pj = 32 x wire_pj_mm x (mrf_alu_mm x (mrf_reads + mrf_writes)
- *                 + rfc_alu_mm x (rfc_hits + rfc_writebacks + rfc_writes))
  *
  * mrf_reads/mrf_writes are every access that reaches the MRF, whatever
  * the reason (operand misses, write-through, write-backs of evicted or
@@ -29,14 +27,27 @@
  * RFC read costs data-array energy only when it hits (a miss is a tag
  * check, and Gebhart keeps the tags beside the scheduler, outside this
  * energy); a write-back reads the entry out of the RFC (Gebhart 5.4
- * charges "the RFC/MRF accesses required to flush RFC entries").  Each
- * array access moves its words over that array's distance to the ALUs:
- * a hit or a result written into the RFC travels rfc_alu_mm, an MRF
- * access mrf_alu_mm, and a write-back both (out of the RFC beside the
- * ALUs, then to the MRF bank).  This is what Table 5 implies: with one
- * to three operand reads per result write, the 0.76 of zero-wire Figure
- * 12 becomes 0.87 when both arrays are 1 mm away, the paper's number,
- * with wire energy on reads and writes alike (on reads only: 0.84-0.85).
+ * charges "the RFC/MRF accesses required to flush RFC entries").
+ *
+ * Wires.  The ALUs, the RFC and the MRF lie on one line, the RFC
+ * rfc_alu_mm and the MRF mrf_alu_mm from the ALUs, and each transfer of a
+ * warp-wide register moves 32 words over the distance between its ends:
+ *
+ *   wire_pj = 32 x wire_pj_mm x (mrf_alu_mm x (op_mrf + mrf_writes - rfc_writebacks)
+ *                 + rfc_alu_mm x (rfc_hits + rfc_writes - fills)
+ *                 + |mrf_alu_mm - rfc_alu_mm| x (fills + rfc_writebacks))
+ *
+ * op_mrf = min(mrf_reads, reg_reads - rfc_hits) are the operands the MRF
+ * delivered to the ALUs (reads neither array served come from the
+ * writeback path, usecache's bypass, and cost no wire), and fills =
+ * mrf_reads - op_mrf the MRF reads that went straight into the cache
+ * (LTRF's prefetches) -- each also one of rfc_writes.  Results go from
+ * the ALUs to whichever array they are written in, write-backs from the
+ * RFC to the MRF.  This is what Table 5 implies: with both arrays 1 mm
+ * away every operand and result travels 1 mm once, as in the baseline,
+ * and the 0.76 of zero-wire Figure 12 becomes 0.87 (with one to three
+ * operand reads per result write), the paper's number; RFC banks beside
+ * the ALUs (0 mm) leave only MRF traffic on the wires.
  *
  * RFC energy by geometry.  Table 2 is indexed by entries per thread
  * (4, 6, 8) and active warps (4, 6, 8), but its nine cells depend only on
@@ -91,6 +102,7 @@
  */
 #include "energy/energy.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "base/json.h"
@@ -186,6 +198,21 @@ static double mrf_area_mm2(const Config *cfg)
 	       cfg->energy_mrf_bank_area_um2 * 1e-6;
 }
 
+/* register-file words moved, times the distance each moved (mm): energy.c's
+ * opening comment */
+static double wire_mm(const Config *cfg, const TStats *t)
+{
+	double served = t->reg_reads > t->rfc_hits ? (double)(t->reg_reads - t->rfc_hits) : 0;
+	double op_mrf = (double)t->mrf_reads < served ? (double)t->mrf_reads : served;
+	double fills = (double)t->mrf_reads - op_mrf;
+	double wb = (double)t->rfc_writebacks;
+	double mrf_wr = (double)t->mrf_writes > wb ? (double)t->mrf_writes - wb : 0;
+	double rfc_wr = (double)t->rfc_writes > fills ? (double)t->rfc_writes - fills : 0;
+	double dm = cfg->energy_mrf_alu_mm, dr = cfg->energy_rfc_alu_mm;
+	return dm * (op_mrf + mrf_wr) + dr * ((double)t->rfc_hits + rfc_wr) +
+	       fabs(dm - dr) * (fills + wb);
+}
+
 void energy_compute(const Config *cfg, const TStats *t, Energy *e)
 {
 	const RfTech *tech = rftech_of(cfg);
@@ -203,13 +230,11 @@ void energy_compute(const Config *cfg, const TStats *t, Energy *e)
 	e->rfc_write_pj = cfg->energy_rfc_write_pj > 0 ? cfg->energy_rfc_write_pj : rc.write_pj;
 	if (e->entries == 0) e->rfc_read_pj = e->rfc_write_pj = 0;
 
-	double mrf_acc = (double)t->mrf_reads + (double)t->mrf_writes;
 	double rfc_rd = (double)t->rfc_hits + (double)t->rfc_writebacks;
 	e->mrf_pj = m * ((double)t->mrf_reads * e->mrf_read_pj +
 	                 (double)t->mrf_writes * e->mrf_write_pj);
 	e->rfc_pj = m * (rfc_rd * e->rfc_read_pj + (double)t->rfc_writes * e->rfc_write_pj);
-	e->wire_pj = wire * (cfg->energy_mrf_alu_mm * mrf_acc +
-	                     cfg->energy_rfc_alu_mm * (rfc_rd + (double)t->rfc_writes));
+	e->wire_pj = wire * wire_mm(cfg, t);
 	e->total_pj = e->mrf_pj + e->rfc_pj + e->wire_pj;
 
 	double rd = (double)t->reg_reads, wr = (double)t->reg_writes;

@@ -87,16 +87,34 @@ TEST(energy_hand_computed_with_a_cache)
 	Config c;
 	config_defaults(&c);
 	TStats t = {.mrf_reads = 10, .mrf_writes = 5, .rfc_reads = 30, .rfc_hits = 20,
-	            .rfc_writes = 15, .rfc_writebacks = 3, .reg_reads = 30, .reg_writes = 15};
+	            .rfc_writes = 13, .rfc_writebacks = 3, .reg_reads = 30, .reg_writes = 15};
 	Energy e;
 	energy_compute(&c, &t, &e);
 	CHECK_NEAR(e.entries, -1);
 	CHECK_NEAR(e.mrf_pj, 8 * (10 * 8 + 5 * 11));                 /* 1080 */
-	CHECK_NEAR(e.rfc_pj, 8 * ((20 + 3) * 2.2 + 15 * 6.7));        /* 1208.8 */
-	CHECK_NEAR(e.wire_pj, 32 * 1.9 * (1 * 15 + 0.2 * (23 + 15))); /* 1374.08 */
-	CHECK_NEAR(e.total_pj, 1080 + 1208.8 + 1374.08);
+	CHECK_NEAR(e.rfc_pj, 8 * ((20 + 3) * 2.2 + 13 * 6.7));        /* 1101.6 */
+	/* 10 operands from the MRF, 2 results straight to it, 3 write-backs over
+	 * 0.8 mm, 20 hits and 13 results into the RFC over 0.2 mm */
+	CHECK_NEAR(e.wire_pj, 32 * 1.9 * (1 * (10 + 2) + 0.2 * (20 + 13) + 0.8 * 3));  /* 1276.8 */
+	CHECK_NEAR(e.total_pj, 1080 + 1101.6 + 1276.8);
 	CHECK_NEAR(e.baseline_pj, 8 * (30 * 8 + 15 * 11) + 32 * 1.9 * 45);  /* 5976 */
-	CHECK_NEAR(e.total_normalized, 3662.88 / 5976);
+	CHECK_NEAR(e.total_normalized, 3458.4 / 5976);
+	c.energy_rfc_alu_mm = 1;              /* both arrays 1 mm away: the baseline's wires */
+	energy_compute(&c, &t, &e);
+	CHECK_NEAR(e.wire_pj, 32 * 1.9 * 45);
+	c.energy_rfc_alu_mm = 0.2;
+
+	/* LTRF-like: every operand from the cache, 12 MRF reads fill it (prefetch),
+	 * results into the cache, 4 write-backs */
+	TStats l = {.mrf_reads = 12, .mrf_writes = 4, .rfc_reads = 30, .rfc_hits = 30,
+	            .rfc_writes = 12 + 15, .rfc_writebacks = 4, .reg_reads = 30, .reg_writes = 15};
+	energy_compute(&c, &l, &e);
+	CHECK_NEAR(e.wire_pj, 32 * 1.9 * (0.2 * (30 + 15) + 0.8 * (12 + 4)));
+	/* usecache-like: write-through, 5 reads from the writeback path (no wire) */
+	TStats u = {.mrf_reads = 5, .mrf_writes = 15, .rfc_reads = 25, .rfc_hits = 20,
+	            .rfc_writes = 9, .reg_reads = 30, .reg_writes = 15};
+	energy_compute(&c, &u, &e);
+	CHECK_NEAR(e.wire_pj, 32 * 1.9 * (1 * (5 + 15) + 0.2 * (20 + 9)));
 	CHECK_NEAR(e.mrf_area_mm2, 32 * 0.038);                      /* 128 KB in 4 KB banks */
 	CHECK_NEAR(e.rfc_area_mm2, 32 * 14300e-6);
 	CHECK_NEAR(e.area_normalized, (32 * 0.038 + 32 * 0.0143) / (32 * 0.038));
@@ -105,9 +123,9 @@ TEST(energy_hand_computed_with_a_cache)
 	c.energy_rfc_write_pj = 2;
 	c.energy_mrf_alu_mm = c.energy_rfc_alu_mm = 0;   /* Figure 12: no wires */
 	energy_compute(&c, &t, &e);
-	CHECK_NEAR(e.rfc_pj, 8 * (23 * 1 + 15 * 2));
+	CHECK_NEAR(e.rfc_pj, 8 * (23 * 1 + 13 * 2));
 	CHECK_NEAR(e.wire_pj, 0);
-	CHECK_NEAR(e.total_normalized, (1080 + 8 * 53.0) / (8 * 405.0));
+	CHECK_NEAR(e.total_normalized, (1080 + 8 * 49.0) / (8 * 405.0));
 
 	TStats none = {0};                    /* nothing accessed: 0, not NaN */
 	energy_compute(&c, &none, &e);
