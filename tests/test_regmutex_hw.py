@@ -210,3 +210,32 @@ def test_stats_rows_present(tmp_path):
               "occupancy_theoretical", "warps_allowed"):
         assert k in t, k
     assert 0 < t["occupancy_theoretical"] <= 1
+
+
+def test_plot_normalizes_to_a_partner_differing_in_two_columns(tmp_path):
+    """--normalize-to C1=V1,C2=V2 (Figure 8: half register file over the baseline's full)"""
+    csv = tmp_path / "r.csv"
+    csv.write_text("workload,rf.model,sm.registers,status,cycles\n"
+                   "a,baseline,32768,ok,100\na,baseline,16384,ok,120\n"
+                   "a,regmutex,32768,ok,100\na,regmutex,16384,ok,110\n")
+    p = rfsim("plot", csv, "--x", "workload", "--y", "cycles", "--series", "rf.model",
+              "--where", "sm.registers=16384",
+              "--normalize-to", "rf.model=baseline,sm.registers=32768", "-o", tmp_path / "x.svg")
+    assert "a " in p.stdout, p.stdout + p.stderr
+    row = [ln.split() for ln in p.stdout.splitlines() if ln.startswith("a ")][0]
+    assert row[1:] == ["1.2", "1.1"], p.stdout
+    p = rfsim("plot", csv, "--x", "workload", "--y", "cycles", "--normalize-to", "rf.model=",
+              "-o", tmp_path / "x.svg")
+    assert p.returncode == 2 or "no rows" in p.stderr, p.stderr
+
+
+def test_reproduce_second_plot_reuses_points(tmp_path):
+    out = tmp_path / "rep"
+    p = rfsim("reproduce", "regmutex-fig7-occupancy", "--size", "small", "-w", "saxpy",
+              "-o", out)
+    assert p.returncode == 0, p.stderr
+    md = (out / "report.md").read_text()
+    assert "The points of `regmutex-fig7`" in md and (out / "regmutex-fig7/results.csv").exists()
+    assert not (out / "regmutex-fig7-occupancy").exists()
+    row = [ln for ln in md.splitlines() if ln.startswith("| mean occupancy, RegMutex")][0]
+    assert row.rstrip(" |").split("|")[-1].strip() not in ("", "-"), row

@@ -5,8 +5,9 @@
  *
  * plot_table selects the rows (status ok, every --where COLUMN=VALUE),
  * optionally normalizes each row's STAT to its partner's -- the row that
- * has COLUMN=VALUE and agrees on every other input column (the columns
- * before "status"), which is how "IPC normalized to latency 1x" is meant
+ * has COLUMN=VALUE (each of a comma-separated list of them) and agrees on
+ * every other input column (the columns before "status"), which is how
+ * "IPC normalized to latency 1x" is meant
  * per workload -- and then groups rows by (x, series).  Rows that share
  * both (the workloads, when neither x nor series is the workload) are
  * combined by their geometric mean, the mean of ratios that papers use;
@@ -45,8 +46,9 @@ static const POpt popts[NPOPT] = {
 	[P_X] = {"--x", "COLUMN", "x axis: an input column (workload, config, an axis)"},
 	[P_Y] = {"--y", "STAT", "y axis: a statistic column (ipc, cycles, ...)"},
 	[P_SERIES] = {"--series", "COLUMN", "one bar colour or line per value of COLUMN"},
-	[P_NORM] = {"--normalize-to", "COLUMN=VALUE",
-	            "divide each row's STAT by that of its row with COLUMN=VALUE"},
+	[P_NORM] = {"--normalize-to", "COLUMN=VALUE[,...]",
+	            "divide each row's STAT by that of its row with COLUMN=VALUE (and "
+	            "every other pair given), the same elsewhere"},
 	[P_GEOMEAN] = {"--geomean", NULL, "add a \"gmean\" group: geometric mean over x"},
 	[P_WHERE] = {"--where", "COLUMN=VALUE", "only rows with COLUMN=VALUE (repeatable)"},
 	[P_STYLE] = {"--style", "bars|lines", "default: lines for numeric x, else bars"},
@@ -60,7 +62,7 @@ static const POpt popts[NPOPT] = {
 void plot_help(FILE *f)
 {
 	fputs("usage: rfsim plot RESULTS.csv --x COLUMN --y STAT [--series COLUMN]\n"
-	      "                  [--normalize-to COLUMN=VALUE] [--geomean] -o FILE.png|svg\n\n"
+	      "                  [--normalize-to COLUMN=VALUE[,...]] [--geomean] -o FILE.png|svg\n\n"
 	      "Plots a sweep's results.csv through gnuplot and prints the plotted numbers.\n"
 	      "Rows sharing x and series (e.g. the workloads) are combined by geometric\n"
 	      "mean.\n\noptions:\n", f);
@@ -208,29 +210,46 @@ static int where_ok(const Csv *c, int r, const PlotSpec *p, const int *wcol)
 	return 1;
 }
 
-/* two rows agree on every input column but skip */
-static int partners(const Csv *c, int a, int b, int skip)
+enum { MAXNORM = 8 };
+
+typedef struct Norm {        /* --normalize-to C1=V1[,C2=V2...]: the partner's values */
+	int n, col[MAXNORM];
+	char val[MAXNORM][256];
+} Norm;
+
+/* row b is row a's partner: b has every Ci = Vi and agrees with a elsewhere */
+static int partners(const Csv *c, int a, int b, const Norm *nm)
 {
-	for (int k = 0; k < c->ninputs; k++)
-		if (k != skip && strcmp(cell(c, a, k), cell(c, b, k))) return 0;
+	for (int i = 0; i < nm->n; i++)
+		if (strcmp(cell(c, b, nm->col[i]), nm->val[i])) return 0;
+	for (int k = 0; k < c->ninputs; k++) {
+		int skip = 0;
+		for (int i = 0; i < nm->n; i++) skip |= k == nm->col[i];
+		if (!skip && strcmp(cell(c, a, k), cell(c, b, k))) return 0;
+	}
 	return 1;
 }
 
 static int select_rows(const Csv *c, const PlotSpec *p, int yi, Sel *s, PlotTable *t)
 {
-	int st = csv_col(c, "status"), wcol[64], ni = -1;
-	const char *nval = NULL;
+	int st = csv_col(c, "status"), wcol[64];
+	Norm nm = {0};
 	if (p->nwhere > 64) return err_set("too many --where"), RF_EINPUT;
 	for (int i = 0; i < p->nwhere; i++) {
 		char col[256];
 		snprintf(col, sizeof col, "%.*s", (int)strcspn(p->where[i], "="), p->where[i]);
 		if ((wcol[i] = need_col(c, col, "--where")) < 0) return RF_EINPUT;
 	}
-	if (p->norm) {
+	for (const char *q = p->norm; q && *q; nm.n++) {
+		size_t len = strcspn(q, ","), eq = strcspn(q, "=");
 		char col[256];
-		snprintf(col, sizeof col, "%.*s", (int)strcspn(p->norm, "="), p->norm);
-		if ((ni = need_col(c, col, "--normalize-to")) < 0) return RF_EINPUT;
-		nval = strchr(p->norm, '=') + 1;
+		if (nm.n == MAXNORM || eq >= len)
+			return err_set("--normalize-to '%s': at most %d COLUMN=VALUE, comma-separated",
+			               p->norm, MAXNORM), RF_EINPUT;
+		snprintf(col, sizeof col, "%.*s", (int)eq, q);
+		snprintf(nm.val[nm.n], sizeof nm.val[nm.n], "%.*s", (int)(len - eq - 1), q + eq + 1);
+		if ((nm.col[nm.n] = need_col(c, col, "--normalize-to")) < 0) return RF_EINPUT;
+		q += len + (q[len] == ',');
 	}
 	s->row = xmalloc(((size_t)c->nrows + 1) * sizeof *s->row);
 	s->y = xmalloc(((size_t)c->nrows + 1) * sizeof *s->y);
@@ -239,10 +258,10 @@ static int select_rows(const Csv *c, const PlotSpec *p, int yi, Sel *s, PlotTabl
 		if ((st >= 0 && strcmp(cell(c, r, st), "ok")) || !where_ok(c, r, p, wcol) ||
 		    !num(cell(c, r, yi), &y))
 			continue;
-		if (ni >= 0) {               /* find the partner (quadratic; fine for sweeps) */
+		if (nm.n) {                  /* find the partner (quadratic; fine for sweeps) */
 			int b = -1;
 			for (int q = 0; q < c->nrows && b < 0; q++)
-				if (!strcmp(cell(c, q, ni), nval) && partners(c, r, q, ni) &&
+				if (partners(c, r, q, &nm) &&
 				    (st < 0 || !strcmp(cell(c, q, st), "ok")))
 					b = q;
 			if (b < 0 || !num(cell(c, b, yi), &y0) || y0 == 0) {

@@ -84,7 +84,8 @@ typedef struct RegMutex {
 	uint64_t *srp;           /* SRP bitmask: section taken (or absent) */
 	int32_t *lut;            /* warp -> section */
 	int32_t *pend;           /* per warp: extended-register accesses issued, not done */
-	int64_t *blocked;        /* per warp: cycle its current acquire was first refused, -1 */
+	int64_t *blocked;        /* per warp: cycle its current acquire or release was first
+	                            refused, -1 */
 	int32_t *cta_w0, *cta_nw;   /* per CTA slot: its warps */
 	int32_t ncta;
 } RegMutex;
@@ -244,7 +245,10 @@ static int can_issue(void *p, int64_t now, int warp, const TIns *ti)
 		if (m->blocked[warp] < 0) m->blocked[warp] = now;
 		return 0;
 	}
-	if (ti->pseudo == TP_RELEASE) return m->pend[warp] == 0;
+	if (ti->pseudo == TP_RELEASE && m->pend[warp] > 0) {
+		if (m->blocked[warp] < 0) m->blocked[warp] = now;
+		return 0;
+	}
 	return 1;
 }
 
@@ -270,6 +274,10 @@ static void issue(void *p, int64_t now, int warp, const TIns *ti)
 	}
 	if (ti->pseudo == TP_RELEASE) {
 		st->rm_releases++;
+		if (m->blocked[warp] >= 0) {
+			st->rm_release_wait_cycles += (uint64_t)(now - m->blocked[warp]);
+			m->blocked[warp] = -1;
+		}
 		release(m, warp);
 		return;
 	}
