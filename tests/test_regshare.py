@@ -124,3 +124,10 @@ def test_bad_values_exit_2(kv):
     p = rfsim("run", "saxpy", "--size", "small", "-s", "rf.model=regshare", "-s", kv)
     assert p.returncode == 2, p.stderr
     assert kv.split("=")[0] in p.stderr
+
+
+def test_twolevel_scheduler_is_refused():
+    # non-owner warps waiting for a lock would hold the active set for good (§7.2)
+    p = rfsim("run", "hotspot", "--size", "small", "-s", "rf.model=regshare",
+              "-s", "sched.policy=twolevel")
+    assert p.returncode == 2 and "sched.policy = twolevel" in p.stderr, p.stderr
