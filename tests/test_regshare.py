@@ -79,7 +79,7 @@ def test_sharing_raises_resident_ctas_on_one_sm(tmp_path):
     assert rs["rs_shared_warps"] > 0 and rs["rs_unshared_warps"] == 0
     assert rs["rs_lock_acquires"] == rs["rs_shared_warps"]   # every warp touches R(u)..
     assert rs["rs_lock_wait_cycles"] > 0
-    assert rs["sched_stall"] >= rs["stall_rf"]
+    assert rs["stall_rf"] > 0                      # lock waits (idle, not pipeline stalls)
     for s in (base, rs):
         slots = s["cycles"] * 1 * 2                 # one SM, two schedulers
         assert s["sched_idle"] + s["sched_stall"] + s["issued"] == slots
