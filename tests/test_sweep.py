@@ -271,3 +271,46 @@ def test_reproduce_baseline_and_rerun(tmp_path):
     assert again < max(first / 3, 0.5), (first, again)
     assert ok(rfsim("reproduce", "--list")).stdout.count("baseline") >= 2
     assert rfsim("reproduce", "nosuchpaper", "-o", tmp_path / "x").returncode == 2
+
+
+def test_variant_lines_set_several_keys_per_point(tmp_path):
+    """`variant LABEL = KEY=VALUE ...` lines form one axis, column "variant",
+    whose points set every key of their line; they are ids of effective
+    configs like any point (so sm.count=2 spelt twice is one point)."""
+    f = write(tmp_path / "v.sweep", "workloads = saxpy\nsize = small\n"
+              "axis seed = 1, 2\n"
+              "variant one = sm.count=1 sched.count=1\n"
+              "variant two = sm.count=2\n")
+    ok(rfsim("sweep", f, "-q"))
+    rs = rows(tmp_path / "v.results" / "results.csv")
+    assert list(rs[0])[:5] == ["workload", "config", "size", "seed", "variant"]
+    assert [(r["seed"], r["variant"]) for r in rs] == [
+        ("1", "one"), ("1", "two"), ("2", "one"), ("2", "two")]
+    g = write(tmp_path / "w.sweep", "workloads = saxpy\nsize = small\naxis seed = 1\n"
+              "axis sm.count = 2\n")
+    ok(rfsim("sweep", g, "-q"))
+    two = [r["point"] for r in rs if r["variant"] == "two" and r["seed"] == "1"]
+    assert two == [rows(tmp_path / "w.results" / "results.csv")[0]["point"]]
+    for bad, says in [("variant x = nosuch.key=1\n", "unknown config key 'nosuch.key'"),
+                      ("variant x = sm.count\n", "expected KEY=VALUE"),
+                      ("variant x = sm.count=1\nvariant x = sm.count=2\n", "given twice"),
+                      ("variant = sm.count=1\n", "variant LABEL")]:
+        h = write(tmp_path / "bad.sweep", "workloads = saxpy\n" + bad)
+        p = rfsim("sweep", h)
+        assert p.returncode == 2 and says in p.stderr, (bad, p.stderr)
+
+
+def test_reproduce_shares_points_between_experiments(tmp_path):
+    """regshare-ipc, -idle and -stall run the same simulations: the second
+    and third link the first's points instead of running them; published
+    numbers name a series with at:X@SERIES."""
+    out = tmp_path / "rep"
+    p = ok(rfsim("reproduce", "regshare", "--size", "small", "-w", "saxpy", "-o", out))
+    report = (out / "report.md").read_text()
+    assert "## regshare-idle" in report and "## regshare-insensitive" in report
+    ipc = {q.name: q.stat().st_ino for q in (out / "regshare-ipc" / "points").glob("*.json")}
+    idle = {q.name: q.stat().st_ino for q in (out / "regshare-idle" / "points").glob("*.json")}
+    assert len(ipc) == 2 and ipc == idle
+    assert "2 points (2 reused, 0 computed, 0 failed) in `regshare-idle/`" in report
+    # Set-2's Shared-LRR without unrolling equals Unshared-LRR exactly
+    assert "| Shared-LRR without unrolling over Unshared-LRR | - | 1.000 |" in report

@@ -305,8 +305,9 @@ static int parse_line(Sweep *s, char *ln, int lenient, const char *where, int li
 	char *lhs = trim(ln), *rhs = trim(eq + 1);
 	if (!strncmp(lhs, "axis ", 5) || !strncmp(lhs, "axis\t", 5))
 		return parse_axis(s, trim(lhs + 5), rhs, rel, lenient, where, line);
-	if (!rel && (!strncmp(lhs, "variant ", 8) || !strncmp(lhs, "variant\t", 8)))
-		return parse_variant(s, trim(lhs + 8), rhs, lenient, where, line);
+	if (!rel && (!strcmp(lhs, "variant") || !strncmp(lhs, "variant ", 8) ||
+	             !strncmp(lhs, "variant\t", 8)))
+		return parse_variant(s, trim(lhs + 7), rhs, lenient, where, line);
 	if (rel) {
 		err_set("%s:%d: '*=' is only for axes", where, line);
 		return RF_EINPUT;

@@ -128,7 +128,7 @@ static void stall_add(TStats *st, int reason, uint64_t n)
 {
 	switch (reason) {
 	case ST_IDLE: st->stall_idle += n; break;
-	case ST_RF: st->stall_rf += n; break;
+	case ST_RF: case ST_RFMODEL: st->stall_rf += n; break;
 	case ST_MEM: case ST_MEMPIPE: st->stall_mem += n; break;
 	case ST_SB: st->stall_scoreboard += n; break;
 	case ST_BAR: st->stall_barrier += n; break;

@@ -52,6 +52,8 @@ enum {                       /* why a scheduler slot issued nothing (Sched.reaso
 	ST_SB,                   /* waiting on a non-memory result */
 	ST_BAR,                  /* waiting at a barrier */
 	ST_MEMPIPE,              /* a ready warp was refused by the memory pipeline (stall_mem) */
+	ST_RFMODEL,              /* ... by the RF model alone: its registers are not ready
+	                            (stall_rf; GPGPU-Sim idle, not a pipeline stall) */
 	ST_OTHER,                /* branch in flight, two-level pending, draining */
 };
 
@@ -80,6 +82,7 @@ typedef struct Sched {        /* hot fields first: one cache line */
 	uint8_t reason;          /* stall reason of the last cycle it could not issue */
 	uint8_t rf_refused;      /* this cycle: a warp was refused by the RF or collectors */
 	uint8_t mem_refused;     /* ... by the memory pipeline (no memory collector) */
+	uint8_t cu_refused;      /* ... by the collectors (no free one of its kind) */
 	uint8_t issued;          /* this cycle: it issued */
 	uint8_t dirty;           /* a warp changed state since it last looked */
 	int32_t nwait[NWAIT];    /* parked warps per reason */

@@ -32,7 +32,7 @@ TEST(rf_regmutex_paper_example_pool_and_ffz)
 	tp.rm_es = 6;
 	TStats st = {0};
 	const RfModel *rm = rf_models[RF_regmutex];
-	RfSm sm = {&c, 0, 0, 2, &tp, 24, 8, NULL};
+	RfSm sm = {.cfg = &c, .nsched = 2, .prog = &tp, .regs_per_thread = 24, .warps_per_cta = 8};
 	/* by registers at 24: 5 CTAs; other limits (threads): 6 */
 	CHECK_EQ(rm->max_ctas(&sm, 5, 6), 6);
 	sm.nwarps = 48;
@@ -72,7 +72,7 @@ TEST(rf_regmutex_no_extended_set_is_the_baseline)
 	Config c;
 	config_defaults(&c);
 	TProg tp = {0};
-	RfSm sm = {&c, 0, 0, 2, &tp, 24, 8, NULL};
+	RfSm sm = {.cfg = &c, .nsched = 2, .prog = &tp, .regs_per_thread = 24, .warps_per_cta = 8};
 	const RfModel *rm = rf_models[RF_regmutex];
 	CHECK_EQ(rm->max_ctas(&sm, 5, 6), 5);
 	CHECK_EQ(rm->max_ctas(&sm, 7, 6), 6);
@@ -87,7 +87,7 @@ TEST(rf_regmutex_paired_occupancy)
 	tp.rm_bs = 18;
 	tp.rm_es = 6;
 	TStats st = {0};
-	RfSm sm = {&c, 0, 0, 2, &tp, 24, 8, NULL};
+	RfSm sm = {.cfg = &c, .nsched = 2, .prog = &tp, .regs_per_thread = 24, .warps_per_cta = 8};
 	const RfModel *rm = rf_models[RF_regmutex];
 	/* a pair holds 2 x 18 + 6 = 42 registers: 21 per warp, 672 -> 704 with the
 	   64-register unit, 5632 per CTA: 5 CTAs */
