@@ -35,6 +35,7 @@ static void read_operands(Sm *s, CU *u)
 		int i = __builtin_ctzll(m);
 		int64_t t = s->rf->read(s->rfm, s->now, u->warp, rd[i] + u->rbase, u->pc, i);
 		if (!t) continue;
+		s->st.reg_reads++;
 		u->pending &= ~(1ull << i);
 		if (t > u->ready) u->ready = t;
 	}

@@ -75,8 +75,10 @@ static int write_regs(Sm *s, Event *e)
 	for (uint32_t m = e->left; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 		if (i >= ti->nwr_reg || s->rf->write(s->rfm, s->now, e->warp, wr[i] + e->rbase,
-		                                           e->pc, ti->nrd + i))
+		                                           e->pc, ti->nrd + i)) {
 			e->left &= ~(1u << i);
+			s->st.reg_writes += i < ti->nwr_reg;
+		}
 	}
 	return e->left == 0;
 }

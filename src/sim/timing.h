@@ -46,6 +46,8 @@ enum {                       /* TIns.flags */
 enum {                       /* TProg.ann: the compiler's facts about one register access */
 	TA_LAST = 1 << 0,        /* read: no later read of this value (warp-level liveness) */
 	TA_DEAD = 1 << 1,        /* write: the value written is never read */
+	TA_NRBL = 1 << 2,        /* read or write: the value is not read (again) before the
+	                            warp's next long-latency stall (tlive.c; Gebhart 5.3) */
 };
 enum { TUSES_UNKNOWN = 255 };/* TProg.uses: degree of use not known statically */
 
