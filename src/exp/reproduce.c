@@ -68,7 +68,13 @@ typedef struct Ctx {
 static void ours(FILE *md, const PlotTable *t, const char *how)
 {
 	if (!strncmp(how, "at:", 3)) {
-		double v = plot_value(t, how + 3, 0);
+		char x[256];
+		const char *at = strchr(how, '@');
+		int s = 0;
+		snprintf(x, sizeof x, "%.*s", (int)(at ? (size_t)(at - how - 3) : strlen(how + 3)), how + 3);
+		if (at)
+			for (s = 0; s < t->ns && strcmp(t->series[s], at + 1); s++) {}
+		double v = plot_value(t, x, s);
 		if (isnan(v)) fputs("-", md);
 		else fprintf(md, "%.3f", v);
 	} else if (!strncmp(how, "tol:", 4)) {
@@ -124,7 +130,7 @@ static void figure(Ctx *c, const Exp *e, int nfailed)
 	} else if (p.title = p.title ? p.title : e->desc, csv_read(csvp, &csv)) {
 		fprintf(c->md, "\n*No results to plot (%s).*\n", err_msg());
 	} else {
-		if (csv_col(&csv, p.y) < 0) {
+		if (!plot_y_found(&csv, p.y)) {
 			fprintf(c->md, "\n*This build reports no `%s` (the functional model has no "
 			        "cycles; the timing model is issue 5): plotted `warp_instructions` "
 			        "instead.*\n", p.y);

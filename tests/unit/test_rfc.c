@@ -236,7 +236,7 @@ TEST(usecache_insertion_by_remaining_uses)
 	Config c = machine(RF_usecache);
 	c.usecache_entries = 4;
 	c.usecache_assoc = 4;
-	c.usecache_insert = 2;                    /* use: only r1 (2 uses, 1 bypassed) goes in */
+	c.usecache_policy = 2;                    /* use: only r1 (2 uses, 1 bypassed) goes in */
 	KernelStats u = run(&c, use_ptx, 32);
 	CHECK_EQ(u.ts.reg_reads, 5);
 	CHECK_EQ(u.ts.rfc_reads, 1);              /* the four bypass reads skip the cache */
@@ -244,13 +244,13 @@ TEST(usecache_insertion_by_remaining_uses)
 	CHECK_EQ(u.ts.rfc_writes, 1);
 	CHECK_EQ(u.ts.mrf_reads, 0);
 	CHECK_EQ(u.ts.mrf_writes, 4);             /* write-through */
-	c.usecache_insert = 1;                    /* nonbypass: r1 was bypassed: not inserted */
+	c.usecache_policy = 1;                    /* nonbypass: r1 was bypassed: not inserted */
 	KernelStats nb = run(&c, use_ptx, 32);
 	CHECK_EQ(nb.ts.rfc_reads, 1);
 	CHECK_EQ(nb.ts.rfc_hits, 0);
 	CHECK_EQ(nb.ts.mrf_reads, 1);
 	CHECK_EQ(nb.ts.rfc_writes, 1);            /* the fill after the miss */
-	c.usecache_insert = 0;                    /* all: every value goes in */
+	c.usecache_policy = 0;                    /* lru: every value goes in */
 	KernelStats al = run(&c, use_ptx, 32);
 	CHECK_EQ(al.ts.rfc_hits, 1);
 	CHECK_EQ(al.ts.rfc_writes, 3);            /* r4 is still on the bypass path at exit */
@@ -275,8 +275,7 @@ TEST(usecache_round_robin_indexing_avoids_a_conflict)
 	Config c = machine(RF_usecache);
 	c.usecache_entries = 2;
 	c.usecache_assoc = 1;
-	c.usecache_insert = 0;
-	c.usecache_replace = 0;
+	c.usecache_policy = 0;
 	c.usecache_bypass = 0;
 	c.usecache_index = 0;
 	KernelStats mo = run(&c, idx_ptx, 32);

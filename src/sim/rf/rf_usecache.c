@@ -30,15 +30,17 @@
  *                     their predictor; a path-dependent count (TUSES_UNKNOWN)
  *                     takes usecache.unknown ("unknown default of 1 works
  *                     well"), a value never read (TA_DEAD) has degree 0.
- *   insertion         usecache.insert: all (every value: the LRU cache of
- *                     their slide 17), nonbypass (Cruz et al.: only values
- *                     not bypassed at all) or use (only if the uses
- *                     satisfied by bypass are fewer than the degree of use).
- *                     An entry stores its remaining uses, decremented by each
- *                     hit.
- *   replacement       usecache.replace: lru, or use (the entry with the
- *                     fewest remaining uses, least recently used first on a
- *                     tie).  A free way is always used first.
+ *   policies          usecache.policy names the pairs the slides compare
+ *                     (slide 17 and the incremental breakdown of slide 20):
+ *                     lru = every value inserted, LRU victim (the
+ *                     conventional register cache); nonbypass = only values
+ *                     no reader got by bypass (Cruz et al.), LRU victim; use
+ *                     = inserted only if the uses satisfied by bypass are
+ *                     fewer than the degree of use, victim the entry with the
+ *                     fewest remaining uses (least recently used first on a
+ *                     tie); useinsert = use's insertion with LRU victims.  An
+ *                     entry stores its remaining uses, decremented by each
+ *                     hit.  A free way is always used first.
  *   miss and fill     a read that misses reads the MRF (its bank, its
  *                     latency) and fills the cache with usecache.fill
  *                     remaining uses ("fill default of 0 performs best; still
@@ -53,7 +55,8 @@
  *                     "rename map" field of slide 12).
  *
  * Counters: rfc_reads (reads that looked in the cache: not those served by
- * the bypass), rfc_hits, rfc_writes (insertions and fills); mrf_reads are
+ * the bypass; a warp that was just deactivated, with operands still being
+ * collected, looks and misses), rfc_hits, rfc_writes (insertions and fills); mrf_reads are
  * the misses, mrf_writes every result.  Miss rate = 1 - rfc_hits/rfc_reads.
  * The cache is assumed to have enough ports (their study is of miss rates);
  * a hit delivers after usecache.latency cycles.
@@ -115,8 +118,10 @@ static void *init(const RfSm *sm)
 	m->base_ways = m->E / m->nsets;
 	m->extra = m->E % m->nsets;
 	m->nslots = sm->prog->nslots + 1;
-	m->ins = c->usecache_insert;
-	m->rep = c->usecache_replace;
+	static const int ins[] = {INS_ALL, INS_NONBYPASS, INS_USE, INS_USE};
+	static const int rep[] = {REP_LRU, REP_LRU, REP_USE, REP_LRU};
+	m->ins = ins[c->usecache_policy];
+	m->rep = rep[c->usecache_policy];
 	m->idx = c->usecache_index;
 	m->unknown = (int)c->usecache_unknown;
 	m->fill = (int)c->usecache_fill;
@@ -231,10 +236,8 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, 
 		return 0;
 	}
 	m->st->mrf_reads++;
-	if (m->active[warp]) {
-		m->st->rfc_reads++;
-		insert(m, warp, reg, m->fill);
-	}
+	m->st->rfc_reads++;
+	if (m->active[warp]) insert(m, warp, reg, m->fill);
 	return now + m->mrf_lat;
 }
 
