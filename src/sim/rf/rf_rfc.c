@@ -47,9 +47,10 @@
  * (rfc.write_ports); the write-back of the victim it evicts takes an MRF
  * bank port in the same cycle, and if either is taken the write is
  * retried next cycle, like a baseline write that loses its bank.
- * Write-backs of a deactivated warp's entries and of victims of source
- * allocation take a port of their bank if one is free that cycle but do
- * not wait for one (the warp waits hundreds of cycles for memory; the
+ * Source allocation writes through the extra RFC write ports the paper
+ * says it needs (not limited here).  Write-backs of a deactivated warp's
+ * entries and of victims of source allocation take a port of their MRF
+ * bank if one is free that cycle but do not wait for one (the warp waits hundreds of cycles for memory; the
  * write-back buffer is not modelled).  The tag-check stage (rfc.tag_stage,
  * Figure 3(b)) does not change back-to-back latencies -- ALU latencies in
  * the config are issue to dependent issue -- but adds a cycle to the
