@@ -30,6 +30,14 @@
  *                     their predictor; a path-dependent count (TUSES_UNKNOWN)
  *                     takes usecache.unknown ("unknown default of 1 works
  *                     well"), a value never read (TA_DEAD) has degree 0.
+ *                     Counting uses down is exact for a known degree; for an
+ *                     unknown one (a value read around a loop) the compiler
+ *                     still knows which read is the last (TA_LAST): such a
+ *                     value keeps usecache.unknown remaining uses until that
+ *                     read, then has 0 -- the compiler's remaining-use
+ *                     knowledge standing in for their predictor's training.
+ *                     A read marked last also leaves 0 on a known count and
+ *                     on a fill.
  *   policies          usecache.policy names the pairs the slides compare
  *                     (slide 17 and the incremental breakdown of slide 20):
  *                     lru = every value inserted, LRU victim (the
@@ -77,12 +85,14 @@ enum { LATCH = 8 };          /* values a warp wrote in the bypass window */
 typedef struct Ent {
 	int32_t reg;             /* -1 = free */
 	int32_t rem;             /* remaining uses */
+	int32_t unk;             /* degree unknown: rem stays until the last read */
 	uint64_t stamp;          /* last access (LRU, ties) */
 } Ent;
 
 typedef struct Latch {       /* a value still on the bypass path */
 	int32_t reg;
 	int32_t deg;             /* degree of use */
+	int32_t unk;             /* ... not known: usecache.unknown */
 	int32_t byp;             /* uses satisfied by bypass so far */
 	int64_t t;               /* written in this cycle */
 } Latch;
@@ -178,7 +188,7 @@ static Ent *lookup(Use *m, int warp, int32_t reg)
 	return NULL;
 }
 
-static void insert(Use *m, int warp, int32_t reg, int32_t rem)
+static void insert(Use *m, int warp, int32_t reg, int32_t rem, int unk)
 {
 	int32_t n;
 	Ent *e = set_ents(m, warp, set_of(m, warp, reg), &n), *v = NULL;
@@ -192,7 +202,7 @@ static void insert(Use *m, int warp, int32_t reg, int32_t rem)
 		             : e[i].stamp < v->stamp;
 		if (better) v = &e[i];
 	}
-	*v = (Ent){.reg = reg, .rem = rem, .stamp = ++m->stamp};
+	*v = (Ent){.reg = reg, .rem = rem, .unk = unk, .stamp = ++m->stamp};
 	m->st->rfc_writes++;
 }
 
@@ -203,7 +213,8 @@ static void settle_one(Use *m, int warp, int i)
 	L[i] = L[--m->nl[warp]];
 	int in = m->ins == INS_ALL || (m->ins == INS_NONBYPASS && x.byp == 0) ||
 	         (m->ins == INS_USE && x.byp < x.deg);
-	if (in && m->active[warp]) insert(m, warp, x.reg, x.deg > x.byp ? x.deg - x.byp : 0);
+	if (in && m->active[warp])
+		insert(m, warp, x.reg, x.unk ? x.deg : x.deg > x.byp ? x.deg - x.byp : 0, x.unk);
 }
 
 static void settle(Use *m, int warp, int64_t now)
@@ -218,16 +229,19 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, 
 	Use *m = p;
 	settle(m, warp, now);
 	Latch *L = m->l + (size_t)warp * LATCH;
+	int last = m->tp->ann[m->tp->ins[pc].regs + (uint32_t)k] & TA_LAST;
 	for (int i = 0; i < m->nl[warp]; i++)
 		if (L[i].reg == reg) {                  /* on the bypass path */
 			L[i].byp++;
+			if (last) L[i].deg = L[i].byp, L[i].unk = 0;
 			return now + m->lat;
 		}
 	Ent *e = m->active[warp] ? lookup(m, warp, reg) : NULL;
 	if (e) {
 		m->st->rfc_reads++;
 		m->st->rfc_hits++;
-		if (e->rem > 0) e->rem--;
+		if (last) e->rem = 0;
+		else if (e->rem > 0 && !e->unk) e->rem--;
 		e->stamp = ++m->stamp;
 		return now + m->lat;
 	}
@@ -237,7 +251,7 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, 
 	}
 	m->st->mrf_reads++;
 	m->st->rfc_reads++;
-	if (m->active[warp]) insert(m, warp, reg, m->fill);
+	if (m->active[warp]) insert(m, warp, reg, last ? 0 : m->fill, 0);
 	return now + m->mrf_lat;
 }
 
@@ -265,10 +279,10 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 	if (!m->active[warp]) return 1;
 	const TIns *ti = &m->tp->ins[pc];
 	uint32_t at = ti->regs + (uint32_t)k;
-	int32_t deg = m->tp->ann[at] & TA_DEAD ? 0
-	              : m->tp->uses[at] == TUSES_UNKNOWN ? m->unknown : m->tp->uses[at];
+	int unk = !(m->tp->ann[at] & TA_DEAD) && m->tp->uses[at] == TUSES_UNKNOWN;
+	int32_t deg = m->tp->ann[at] & TA_DEAD ? 0 : unk ? m->unknown : m->tp->uses[at];
 	if (m->nl[warp] == LATCH) settle_one(m, warp, 0);
-	L[m->nl[warp]++] = (Latch){.reg = reg, .deg = deg, .t = now};
+	L[m->nl[warp]++] = (Latch){.reg = reg, .deg = deg, .unk = unk, .t = now};
 	return 1;
 }
 
