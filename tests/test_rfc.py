@@ -219,3 +219,26 @@ def test_reproduce_lists_the_papers_rows():
                  "gebhart-fig11-reads", "gebhart-fig11-writes", "usecache-size",
                  "usecache-assoc"):
         assert name in out
+
+
+CSV = ("workload,config,size,k,status,A,B,error,point\n"
+       "a,c,small,1,ok,1,4,,p1\nb,c,small,1,ok,3,4,,p2\n"
+       "a,c,small,2,ok,2,4,,p3\nb,c,small,2,ok,2,4,,p4\n")
+
+
+def test_plot_ratio_and_arithmetic_mean(tmp_path):
+    """--y 1-A/B per row, combined by the arithmetic or geometric mean:
+    k=1 has 0.75 and 0.25 (mean 0.5, geometric 0.433), k=2 0.5 twice."""
+    csv = tmp_path / "r.csv"
+    csv.write_text(CSV)
+    out = tmp_path / "p.svg"
+    p = rfsim("plot", csv, "--x", "k", "--y", "1-A/B", "--mean", "arith", "-o", out)
+    assert p.returncode == 0, p.stderr
+    rows = [l.split() for l in p.stdout.splitlines() if l[:1] in "12"]
+    assert rows == [["1", "0.5"], ["2", "0.5"]]
+    p = rfsim("plot", csv, "--x", "k", "--y", "1-A/B", "-o", out)
+    assert [l.split() for l in p.stdout.splitlines() if l[:1] == "1"] == [["1", "0.433"]]
+    for bad, says in ((["--y", "A/C"], "no column 'C'"), (["--y", "1-/B"], "expected STAT"),
+                      (["--y", "A", "--mean", "median"], "geo or arith")):
+        p = rfsim("plot", csv, "--x", "k", *bad, "-o", out)
+        assert p.returncode == 2 and says in p.stderr, p.stderr
