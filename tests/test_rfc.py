@@ -17,7 +17,8 @@ Exact cases (hand-computed counts and cycles) are C unit tests
   * the suite averages clear a loose floor (the quality bars themselves are
     measured at --size default, not here): a 6-entry RFC removes > 40% of
     MRF reads and writes, use-based replacement misses less than LRU;
-  * the two-level scheduler runs every active-set size 2-32;
+  * the two-level scheduler runs every active-set size 2-32, suspending at
+    pending long-latency results or at the compiler's marked consumers;
   * bad keys are input errors.
 """
 
@@ -193,10 +194,11 @@ def test_program_output_identical_under_every_model_and_option(tmp_path):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 6, 8, 16, 32])
-def test_two_level_runs_every_active_set_size(n, tmp_path):
+@pytest.mark.parametrize("suspend", ["pending", "marked"])
+def test_two_level_runs_every_active_set_size(n, suspend, tmp_path):
     for w in ("reduce", "sgemm"):
         p = rfsim("run", w, *CFG, "-s", "rf.model=rfc", "-s", f"sched.active_warps={n}",
-                  "--stats", tmp_path / "s.json")
+                  "-s", f"sched.suspend={suspend}", "--stats", tmp_path / "s.json")
         assert p.returncode == 0, (w, n, p.stderr)
         assert json.loads((tmp_path / "s.json").read_text())["check"] == "pass"
 

@@ -86,6 +86,8 @@ typedef struct TProg {       /* the timing view of one Image */
 	                            on the path; 0 for read entries */
 	uint64_t *live;          /* per pc: slots live just before it, lwords words */
 	int32_t lwords;
+	uint8_t *llstall;        /* per pc: 1 if it may read a long-latency load's result
+	                            not read since (tlive.c; Gebhart 3.2's marked consumers) */
 } TProg;
 
 /* slot (frame-relative) live just before pc, at warp level */

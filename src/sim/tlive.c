@@ -47,6 +47,9 @@
  *            suspends the warp there, before the instruction's own reads.
  *            A read that the instruction overwrites (or the value's last
  *            read) is NRBL; so is a write whose value is never read.
+ *   llstall  per pc, those stall points: the instructions Gebhart 3.2's
+ *            compiler marks as consumers of long-latency results
+ *            (sched.suspend = marked).
  */
 #include "sim/timing.h"
 
@@ -318,7 +321,7 @@ void tprog_annotate(TProg *tp, const Image *img)
 	uint64_t *tmp = xcalloc((size_t)W, sizeof *tmp);
 	uint64_t *rbin = xcalloc(n * (size_t)W, sizeof *rbin);
 	uint64_t *rbout = xcalloc(n * (size_t)W, sizeof *rbout);
-	uint8_t *lls = xcalloc(n, 1);
+	uint8_t *lls = tp->llstall = xcalloc(n, 1);
 	for (int32_t fi = 0; fi < img->nfunc; fi++) {
 		const ImgFunc *F = &img->funcs[fi];
 		if (F->end <= F->entry) continue;
@@ -361,5 +364,4 @@ void tprog_annotate(TProg *tp, const Image *img)
 	free(tmp);
 	free(rbin);
 	free(rbout);
-	free(lls);
 }

@@ -170,5 +170,7 @@ TEST(tlive_not_read_before_the_next_long_latency_stall)
 	CHECK_EQ(ann_raw(&t, 13, 1, 0) & TA_NRBL, 0);         /* r3, read at line 14 */
 	CHECK_EQ(ann_raw(&t, 14, 1, 0) & TA_NRBL, 0);         /* r6, read at line 15 */
 	CHECK_EQ(ann_raw(&t, 14, 0, 0) & TA_NRBL, TA_NRBL);   /* last reads */
+	for (uint32_t line = 8; line <= 15; line++)           /* the only marked consumer */
+		CHECK_EQ(t.tp.llstall[pc_at(&t, line)], line == 13);
 	close_ptx(&t);
 }
