@@ -154,6 +154,7 @@ typedef struct PlotSpec {
 	const char **where;      /* --where COLUMN=VALUE filters */
 	int nwhere;
 	int geomean;             /* --geomean: a "gmean" group of bars */
+	int arith;               /* --mean arith: arithmetic means throughout */
 	int style;               /* STYLE_* */
 	const char *title, *xlabel, *ylabel;
 	const char *out;         /* FILE.png | FILE.svg */
@@ -176,6 +177,7 @@ typedef struct PlotTable {
 int plot_parse_opts(int argc, char **argv, PlotSpec *p, const char **csv, int *help);
 void plot_help(FILE *f);
 int plot_table(const Csv *c, const PlotSpec *p, PlotTable *t);   /* RF_EINPUT + err_msg */
+int plot_y_found(const Csv *c, const char *y);  /* --y's columns are all in c */
 void plot_table_free(PlotTable *t);
 void plot_table_print(FILE *f, const PlotTable *t, const PlotSpec *p, int markdown);
 int plot_gnuplot_found(void);

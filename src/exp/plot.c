@@ -13,7 +13,14 @@
  * combined by their geometric mean, the mean of ratios that papers use;
  * a group holding a value <= 0 falls back to the arithmetic mean.
  * --geomean appends a "gmean" group: per series, the geometric mean over
- * the x groups (the bars at the right of a paper's figure).
+ * the x groups (the bars at the right of a paper's figure).  --mean arith
+ * uses the arithmetic mean instead, for quantities papers average that way
+ * (shares of accesses avoided, miss rates).
+ *
+ * --y is a statistic column or a ratio of two, optionally subtracted from
+ * one: STAT, A/B or 1-A/B, computed per row before anything else (e.g.
+ * 1-mrf_reads/reg_reads, the share of register reads a cache kept from the
+ * main register file; 1-rfc_hits/rfc_reads, a miss rate).
  *
  * plot_draw writes a gnuplot script, data inline as a datablock, to
  * gnuplot's stdin (gnuplot-nox is installed by .ci/run; $GNUPLOT names
@@ -39,12 +46,13 @@ typedef struct POpt {
 	const char *name, *arg, *help;
 } POpt;
 
-enum { P_X, P_Y, P_SERIES, P_NORM, P_GEOMEAN, P_WHERE, P_STYLE, P_TITLE, P_XLABEL,
+enum { P_X, P_Y, P_SERIES, P_NORM, P_GEOMEAN, P_MEAN, P_WHERE, P_STYLE, P_TITLE, P_XLABEL,
        P_YLABEL, P_OUT, P_HELP, NPOPT };
 
 static const POpt popts[NPOPT] = {
 	[P_X] = {"--x", "COLUMN", "x axis: an input column (workload, config, an axis)"},
-	[P_Y] = {"--y", "STAT", "y axis: a statistic column (ipc, cycles, ...)"},
+	[P_Y] = {"--y", "STAT", "y axis: a statistic column (ipc, cycles, ...), or A/B or "
+	         "1-A/B of two (per row)"},
 	[P_SERIES] = {"--series", "COLUMN", "one bar colour or line per value of COLUMN"},
 	[P_NORM] = {"--normalize-to", "COLUMN=VALUE[,...]",
 	            "divide each row's STAT by that of its row with COLUMN=VALUE (and "
@@ -57,6 +65,7 @@ static const POpt popts[NPOPT] = {
 	[P_YLABEL] = {"--ylabel", "TEXT", "y axis label [the statistic]"},
 	[P_OUT] = {"-o", "FILE.png|FILE.svg", "output file (required)"},
 	[P_HELP] = {"--help", NULL, "show this help"},
+	[P_MEAN] = {"--mean", "geo|arith", "how rows and the gmean group combine [geo]"},
 };
 
 void plot_help(FILE *f)
@@ -95,6 +104,11 @@ static int set_popt(PlotSpec *p, int k, const char *v)
 	case P_XLABEL: p->xlabel = v; break;
 	case P_YLABEL: p->ylabel = v; break;
 	case P_OUT: p->out = v; break;
+	case P_MEAN:
+		if (!strcmp(v, "arith")) p->arith = 1;
+		else if (!strcmp(v, "geo")) p->arith = 0;
+		else return -2;
+		break;
 	}
 	return 0;
 }
@@ -152,7 +166,9 @@ int plot_parse_opts(int argc, char **argv, PlotSpec *p, const char **csv, int *h
 			else if (i + 1 < argc) v = argv[++i];
 			else return bad_opt("option %s needs a value", a);
 		}
-		if (set_popt(p, k, v)) return bad_opt("--style '%s': bars or lines", v);
+		int e = set_popt(p, k, v);
+		if (e == -1) return bad_opt("--style '%s': bars or lines", v);
+		if (e == -2) return bad_opt("--mean '%s': geo or arith", v);
 	}
 	return check_spec(p, *csv);
 }
@@ -189,6 +205,57 @@ static int num(const char *s, double *v)
 	char *end;
 	*v = strtod(s, &end);
 	return end != s && !*end && isfinite(*v);
+}
+
+/* --y: STAT, A/B or 1-A/B */
+typedef struct YExpr {
+	int one_minus;
+	int a, b;                /* columns; b = -1: no divisor */
+} YExpr;
+
+static int split_y(const char *y, int *one_minus, char *a, char *b, size_t n)
+{
+	*one_minus = !strncmp(y, "1-", 2);
+	if (*one_minus) y += 2;
+	const char *sl = strchr(y, '/');
+	snprintf(a, n, "%.*s", (int)(sl ? (size_t)(sl - y) : strlen(y)), y);
+	snprintf(b, n, "%s", sl ? sl + 1 : "");
+	return *a && (!sl || *b);
+}
+
+int plot_y_found(const Csv *c, const char *y)
+{
+	char a[256], b[256];
+	int om;
+	if (csv_col(c, y) >= 0) return 1;
+	return split_y(y, &om, a, b, sizeof a) && csv_col(c, a) >= 0 && (!*b || csv_col(c, b) >= 0);
+}
+
+static int y_parse(const Csv *c, const char *y, YExpr *e)
+{
+	char a[256], b[256];
+	e->one_minus = 0;
+	e->b = -1;
+	if ((e->a = csv_col(c, y)) >= 0) return RF_OK;
+	if (!split_y(y, &e->one_minus, a, b, sizeof a)) {
+		err_set("--y '%s': expected STAT, A/B or 1-A/B", y);
+		return RF_EINPUT;
+	}
+	if ((e->a = need_col(c, a, "--y")) < 0) return RF_EINPUT;
+	if (*b && (e->b = need_col(c, b, "--y")) < 0) return RF_EINPUT;
+	return RF_OK;
+}
+
+static int y_value(const Csv *c, int r, const YExpr *e, double *y)
+{
+	double d;
+	if (!num(c->cells[(size_t)r * c->ncols + e->a], y)) return 0;
+	if (e->b >= 0) {
+		if (!num(c->cells[(size_t)r * c->ncols + e->b], &d) || d == 0) return 0;
+		*y /= d;
+	}
+	if (e->one_minus) *y = 1 - *y;
+	return 1;
 }
 
 typedef struct Sel {         /* the rows plot_table works on */
@@ -230,7 +297,7 @@ static int partners(const Csv *c, int a, int b, const Norm *nm)
 	return 1;
 }
 
-static int select_rows(const Csv *c, const PlotSpec *p, int yi, Sel *s, PlotTable *t)
+static int select_rows(const Csv *c, const PlotSpec *p, const YExpr *yi, Sel *s, PlotTable *t)
 {
 	int st = csv_col(c, "status"), wcol[64];
 	Norm nm = {0};
@@ -256,7 +323,7 @@ static int select_rows(const Csv *c, const PlotSpec *p, int yi, Sel *s, PlotTabl
 	for (int r = 0; r < c->nrows; r++) {
 		double y, y0;
 		if ((st >= 0 && strcmp(cell(c, r, st), "ok")) || !where_ok(c, r, p, wcol) ||
-		    !num(cell(c, r, yi), &y))
+		    !y_value(c, r, yi, &y))
 			continue;
 		if (nm.n) {                  /* find the partner (quadratic; fine for sweeps) */
 			int b = -1;
@@ -264,7 +331,7 @@ static int select_rows(const Csv *c, const PlotSpec *p, int yi, Sel *s, PlotTabl
 				if (partners(c, r, q, &nm) &&
 				    (st < 0 || !strcmp(cell(c, q, st), "ok")))
 					b = q;
-			if (b < 0 || !num(cell(c, b, yi), &y0) || y0 == 0) {
+			if (b < 0 || !y_value(c, b, yi, &y0) || y0 == 0) {
 				t->dropped++;
 				continue;
 			}
@@ -282,8 +349,8 @@ static int cmp_num(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* geometric mean of the n values (arithmetic if any is <= 0) */
-static double mean(const double *v, int n, int *arith)
+/* geometric mean of the n values (arithmetic if any is <= 0, or asked) */
+static double mean(const double *v, int n, int *arith, int want_arith)
 {
 	double lg = 0, sum = 0;
 	int pos = 1, k = 0;
@@ -295,18 +362,19 @@ static double mean(const double *v, int n, int *arith)
 		k++;
 	}
 	if (!k) return NAN;
-	if (!pos) *arith = 1;
-	return pos ? exp(lg / k) : sum / k;
+	if (!pos && !want_arith) *arith = 1;
+	return pos && !want_arith ? exp(lg / k) : sum / k;
 }
 
 int plot_table(const Csv *c, const PlotSpec *p, PlotTable *t)
 {
 	memset(t, 0, sizeof *t);
-	int xi = need_col(c, p->x, "--x"), yi = xi < 0 ? -1 : need_col(c, p->y, "--y");
+	YExpr ye;
+	int xi = need_col(c, p->x, "--x"), yi = xi < 0 ? -1 : y_parse(c, p->y, &ye) ? -1 : 0;
 	int si = yi < 0 || !p->series ? -1 : need_col(c, p->series, "--series");
 	if (xi < 0 || yi < 0 || (p->series && si < 0)) return RF_EINPUT;
 	Sel s = {0};
-	if (select_rows(c, p, yi, &s, t)) return RF_EINPUT;
+	if (select_rows(c, p, &ye, &s, t)) return RF_EINPUT;
 	int numeric = s.n > 0;
 	for (int i = 0; i < s.n; i++) {
 		double v;
@@ -327,15 +395,16 @@ int plot_table(const Csv *c, const PlotSpec *p, PlotTable *t)
 		grp[k][ng[k]++] = s.y[i];
 	}
 	t->v = xmalloc(((size_t)nx * t->ns + 1) * sizeof *t->v);
-	for (int k = 0; k < cells; k++) t->v[k] = mean(grp[k], ng[k], &t->arith), free(grp[k]);
+	for (int k = 0; k < cells; k++)
+		t->v[k] = mean(grp[k], ng[k], &t->arith, p->arith), free(grp[k]);
 	if (p->geomean && t->ns) {
 		double *col = xmalloc((size_t)t->nx * sizeof *col);
 		for (int sj = 0; sj < t->ns; sj++) {
 			for (int x = 0; x < t->nx; x++) col[x] = t->v[x * t->ns + sj];
-			t->v[t->nx * t->ns + sj] = mean(col, t->nx, &t->arith);
+			t->v[t->nx * t->ns + sj] = mean(col, t->nx, &t->arith, p->arith);
 		}
 		free(col);
-		add_name(&t->xs, &t->nx, "gmean");
+		add_name(&t->xs, &t->nx, p->arith ? "mean" : "gmean");
 		t->gmean = 1;
 	}
 	free(grp);

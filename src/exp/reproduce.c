@@ -142,7 +142,7 @@ static void figure(Ctx *c, const Exp *e, const Exp *src, int nfailed)
 	} else if (p.title = p.title ? p.title : e->desc, csv_read(csvp, &csv)) {
 		fprintf(c->md, "\n*No results to plot (%s).*\n", err_msg());
 	} else {
-		if (csv_col(&csv, p.y) < 0) {
+		if (!plot_y_found(&csv, p.y)) {
 			fprintf(c->md, "\n*This build reports no `%s` (the functional model has no "
 			        "cycles; the timing model is issue 5): plotted `warp_instructions` "
 			        "instead.*\n", p.y);

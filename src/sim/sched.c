@@ -23,7 +23,11 @@
  *             warp is suspended only if it has not (the dynamic version
  *             of GPGPU-Sim's two-level scheduler), and barrier waits also
  *             suspend, since an active set full of waiting warps would
- *             never let the late ones in.
+ *             never let the late ones in.  sched.suspend = marked is the
+ *             paper's static rule: a warp is also suspended, once, before
+ *             each instruction the compiler marks as the first reader of a
+ *             long-latency load's result (TProg.llstall, tlive.c), whether
+ *             or not the value has arrived.
  *
  * A register-file model may rank warps (RfModel.priority, e.g. owner warp
  * first): then the candidates are tried by rank, the policy's order
@@ -61,6 +65,7 @@ void sched_init(Sm *s)
 	s->nsched = (int32_t)s->cfg->sched_count;
 	s->policy = s->cfg->sched_policy;
 	s->inner = s->cfg->sched_inner;
+	s->suspend_marked = s->cfg->sched_suspend == 1;
 	int32_t per = (int32_t)((s->cfg->sched_active_warps + s->nsched - 1) / s->nsched);
 	s->nactive_max = s->policy == P_TWOLEVEL ? per : SCHED_MAXW;
 	s->sched = xcalloc((size_t)s->nsched, sizeof *s->sched);
@@ -98,6 +103,7 @@ void sched_warp_added(Sm *s, TWarp *w)
 	sc->dirty = 1;
 	sc->live |= 1ull << w->lidx;
 	sc->pend_stamp[w->lidx] = ++sc->stamp;
+	w->susp_pc = -1;
 	if (sc->nactive < s->nactive_max) activate(s, sc, w);
 }
 
@@ -137,6 +143,7 @@ static void prepare_cu(Sm *s, TWarp *w, const TIns *ti, int cu, int32_t pc, int3
 	u->pending = ti->nrd_reg ? (~0ull >> (64 - ti->nrd_reg)) : 0;
 	u->ready = s->now + 1;
 	u->extra = diverged ? s->diverge : 0;
+	if (ti->flags & TF_BRANCH && s->rf->branch_extra) u->extra += s->rf->branch_extra(s->rfm);
 	if (ti->flags & TF_MEM) {
 		pipe_memop(s, w, u, ti);
 		longl = u->mop->long_lat && (ti->flags & TF_LOAD);
@@ -180,6 +187,7 @@ static void issue(Sm *s, Sched *sc, TWarp *w, const TIns *ti, int cu)
 		return;
 	}
 	int real = fw->ninsts != before;
+	w->susp_pc = -1;
 	if (real) {
 		sc->issued = 1;
 		s->st.issued++;
@@ -206,6 +214,12 @@ static int try_issue(Sm *s, Sched *sc, int li)
 	if (ti->unit != TU_NONE && !cu_free(s, ldst)) {
 		if (ldst) sc->mem_refused = 1;
 		else sc->rf_refused = sc->cu_refused = 1;
+		return 0;
+	}
+	if (s->suspend_marked && s->policy == P_TWOLEVEL && s->tp->llstall[w->npc] &&
+	    w->susp_pc != w->npc) {
+		w->susp_pc = w->npc;                    /* Gebhart 3.2: suspend before it, once */
+		deactivate(s, sc, w);
 		return 0;
 	}
 	int mem = 0;

@@ -70,6 +70,7 @@ typedef struct TWarp {
 	uint8_t sched;           /* its scheduler */
 	uint8_t lidx;            /* its index inside the scheduler */
 	uint8_t active;          /* in the scheduler's active set */
+	int32_t susp_pc;         /* two-level, sched.suspend=marked: suspended before this pc */
 	uint64_t age;            /* launch order (GTO's "oldest") */
 } TWarp;
 
@@ -132,6 +133,7 @@ typedef struct Sm {           /* fields used every cycle first */
 	int32_t resident;        /* live warps (occupancy) */
 	int32_t nactive_max;
 	int policy, inner;
+	int suspend_marked;      /* sched.suspend = marked */
 	Sched *sched;
 	TWarp *w;
 	const TProg *tp;

@@ -46,6 +46,8 @@ enum {                       /* TIns.flags */
 enum {                       /* TProg.ann: the compiler's facts about one register access */
 	TA_LAST = 1 << 0,        /* read: no later read of this value (warp-level liveness) */
 	TA_DEAD = 1 << 1,        /* write: the value written is never read */
+	TA_NRBL = 1 << 2,        /* read or write: the value is not read (again) before the
+	                            warp's next long-latency stall (tlive.c; Gebhart 5.3) */
 };
 enum { TUSES_UNKNOWN = 255 };/* TProg.uses: degree of use not known statically */
 
@@ -85,6 +87,8 @@ typedef struct TProg {       /* the timing view of one Image */
 	uint64_t *live;          /* per pc: slots live just before it, lwords words */
 	int32_t lwords;
 	int32_t rm_bs, rm_es;    /* RegMutex base/extended set sizes (Image.rm_*; 0: none) */
+	uint8_t *llstall;        /* per pc: 1 if it may read a long-latency load's result
+	                            not read since (tlive.c; Gebhart 3.2's marked consumers) */
 } TProg;
 
 /* slot (frame-relative) live just before pc, at warp level */

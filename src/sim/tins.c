@@ -154,5 +154,6 @@ void tprog_free(TProg *tp)
 	free(tp->ann);
 	free(tp->uses);
 	free(tp->live);
+	free(tp->llstall);
 	memset(tp, 0, sizeof *tp);
 }

@@ -37,6 +37,19 @@
  *            the count is per thread, as a compiler's would be.
  *   live     slots live just before each pc (the register working set a
  *            warp needs from that point on).
+ *   TA_NRBL  (Gebhart 5.3) the value is not read -- again, for a read --
+ *            before the warp's next long-latency stall, on any path: a
+ *            register-file cache need not keep it.  A long-latency stall
+ *            point is an instruction that reads a register a long-latency
+ *            load (TF_LONGLAT) may have written with no read of it since
+ *            (a forward "may be pending" dataflow: the first reader waits,
+ *            later ones find the value there); the two-level scheduler
+ *            suspends the warp there, before the instruction's own reads.
+ *            A read that the instruction overwrites (or the value's last
+ *            read) is NRBL; so is a write whose value is never read.
+ *   llstall  per pc, those stall points: the instructions Gebhart 3.2's
+ *            compiler marks as consumers of long-latency results
+ *            (sched.suspend = marked).
  */
 #include "sim/timing.h"
 
@@ -213,6 +226,78 @@ static void remaining(const Fn *f, int32_t nslot, uint8_t *rin, uint8_t *rout)
 	}
 }
 
+/* pcs that may stall on a long-latency load (see TA_NRBL): lls[pc] = 1 */
+static void stall_points(const Fn *f, uint8_t *lls, uint64_t *pin, uint64_t *tmp)
+{
+	int32_t W = f->W;
+	memset(pin + (size_t)f->lo * W, 0, (size_t)(f->hi - f->lo) * W * sizeof *pin);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int32_t pc = f->lo; pc < f->hi; pc++) {
+			const TIns *t = &f->tp->ins[pc];
+			const int32_t *rg = f->tp->regs + t->regs;
+			memcpy(tmp, pin + (size_t)pc * W, (size_t)W * sizeof *tmp);
+			for (int k = 0; k < t->nrd_reg; k++) tmp[rg[k] >> 6] &= ~(1ull << (rg[k] & 63));
+			if (f->img->code[pc].guard < 0)
+				for (int k = 0; k < t->nwr_reg; k++)
+					tmp[rg[t->nrd + k] >> 6] &= ~(1ull << (rg[t->nrd + k] & 63));
+			if (t->flags & TF_LONGLAT)
+				for (int k = 0; k < t->nwr_reg; k++) set_bit(tmp, rg[t->nrd + k]);
+			int32_t s[2];
+			int ns = succs(f, pc, s);
+			for (int j = 0; j < ns; j++) {
+				uint64_t *i = pin + (size_t)s[j] * W;
+				for (int32_t w = 0; w < W; w++)
+					if (tmp[w] & ~i[w]) {
+						i[w] |= tmp[w];
+						changed = 1;
+					}
+			}
+		}
+	}
+	for (int32_t pc = f->lo; pc < f->hi; pc++) {
+		const TIns *t = &f->tp->ins[pc];
+		const int32_t *rg = f->tp->regs + t->regs;
+		lls[pc] = 0;
+		for (int k = 0; k < t->nrd_reg; k++) lls[pc] |= (uint8_t)has_bit(pin + (size_t)pc * W, rg[k]);
+	}
+}
+
+/* rbout[pc]: slots read after pc on some path before a stall point, with no
+ * overwrite in between (backward may-dataflow; a stall point's successors
+ * do not count: the warp is suspended before it) */
+static void read_before_stall(const Fn *f, const uint8_t *lls, uint64_t *rbin, uint64_t *rbout,
+                              uint64_t *tmp)
+{
+	int32_t W = f->W;
+	memset(rbin + (size_t)f->lo * W, 0, (size_t)(f->hi - f->lo) * W * sizeof *rbin);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int32_t pc = f->hi - 1; pc >= f->lo; pc--) {
+			uint64_t *o = rbout + (size_t)pc * W, *i = rbin + (size_t)pc * W;
+			int32_t s[2];
+			int ns = succs(f, pc, s);
+			memset(o, 0, (size_t)W * sizeof *o);
+			for (int k = 0; k < ns; k++)
+				for (int32_t w = 0; w < W; w++) o[w] |= rbin[(size_t)s[k] * W + w];
+			memset(tmp, 0, (size_t)W * sizeof *tmp);
+			if (!lls[pc]) {
+				const TIns *t = &f->tp->ins[pc];
+				const int32_t *rg = f->tp->regs + t->regs;
+				memcpy(tmp, o, (size_t)W * sizeof *tmp);
+				if (f->img->code[pc].guard < 0)
+					for (int k = 0; k < t->nwr_reg; k++)
+						tmp[rg[t->nrd + k] >> 6] &= ~(1ull << (rg[t->nrd + k] & 63));
+				for (int k = 0; k < t->nrd_reg; k++) set_bit(tmp, rg[k]);
+			}
+			if (memcmp(tmp, i, (size_t)W * sizeof *tmp)) {
+				memcpy(i, tmp, (size_t)W * sizeof *tmp);
+				changed = 1;
+			}
+		}
+	}
+}
+
 void tprog_annotate(TProg *tp, const Image *img)
 {
 	size_t nregs = 0;
@@ -234,6 +319,9 @@ void tprog_annotate(TProg *tp, const Image *img)
 	uint64_t *out = xcalloc(n * (size_t)W, sizeof *out);
 	uint64_t *ext = xcalloc(n * (size_t)W, sizeof *ext);
 	uint64_t *tmp = xcalloc((size_t)W, sizeof *tmp);
+	uint64_t *rbin = xcalloc(n * (size_t)W, sizeof *rbin);
+	uint64_t *rbout = xcalloc(n * (size_t)W, sizeof *rbout);
+	uint8_t *lls = tp->llstall = xcalloc(n, 1);
 	for (int32_t fi = 0; fi < img->nfunc; fi++) {
 		const ImgFunc *F = &img->funcs[fi];
 		if (F->end <= F->entry) continue;
@@ -243,16 +331,23 @@ void tprog_annotate(TProg *tp, const Image *img)
 		size_t cells = (size_t)img->ncode * (size_t)ns;
 		uint8_t *rin = xmalloc(cells), *rout = xmalloc(cells);
 		remaining(&f, ns, rin, rout);
+		stall_points(&f, lls, rbin, tmp);
+		read_before_stall(&f, lls, rbin, rbout, tmp);
 		for (int32_t pc = f.lo; pc < f.hi; pc++) {
 			const TIns *t = &tp->ins[pc];
 			const int32_t *rg = tp->regs + t->regs;
 			const uint64_t *o = out + (size_t)pc * W;
-			for (int k = 0; k < t->nrd_reg; k++)
+			const uint64_t *rb = rbout + (size_t)pc * W;
+			for (int k = 0; k < t->nrd_reg; k++) {
 				if (rg[k] >= ns || !has_bit(o, rg[k]) || kills(&f, pc, rg[k]))
 					tp->ann[t->regs + k] |= TA_LAST;
+				if (rg[k] >= ns || !has_bit(rb, rg[k]) || kills(&f, pc, rg[k]))
+					tp->ann[t->regs + k] |= TA_NRBL;
+			}
 			for (int k = 0; k < t->nwr_reg; k++) {
 				int32_t r = rg[t->nrd + k];
 				size_t at = t->regs + (size_t)t->nrd + k;
+				if (r >= ns || !has_bit(rb, r)) tp->ann[at] |= TA_NRBL;
 				if (r >= ns || !has_bit(o, r)) {
 					tp->ann[at] |= TA_DEAD;
 					continue;
@@ -267,4 +362,6 @@ void tprog_annotate(TProg *tp, const Image *img)
 	free(out);
 	free(ext);
 	free(tmp);
+	free(rbin);
+	free(rbout);
 }

@@ -47,7 +47,7 @@ static int rd_ann(const T *t, uint32_t line, int k)
 {
 	int32_t pc = pc_at(t, line);
 	if (pc < 0 || k >= t->tp.ins[pc].nrd_reg) return -1;
-	return t->tp.ann[t->tp.ins[pc].regs + (uint32_t)k];
+	return t->tp.ann[t->tp.ins[pc].regs + (uint32_t)k] & (TA_LAST | TA_DEAD);
 }
 
 static int wr_uses(const T *t, uint32_t line, int k, int *ann)
@@ -55,7 +55,7 @@ static int wr_uses(const T *t, uint32_t line, int k, int *ann)
 	int32_t pc = pc_at(t, line);
 	if (pc < 0 || k >= t->tp.ins[pc].nwr_reg) return -1;
 	uint32_t at = t->tp.ins[pc].regs + t->tp.ins[pc].nrd + (uint32_t)k;
-	*ann = t->tp.ann[at];
+	*ann = t->tp.ann[at] & (TA_LAST | TA_DEAD);
 	return t->tp.uses[at];
 }
 
@@ -126,5 +126,51 @@ TEST(tlive_loop_counts_are_unknown)
 	CHECK_EQ(wr_uses(&t, 12, 0, &a), 2);            /* setp, then the store or line 12 */
 	CHECK_EQ(rd_ann(&t, 12, 0) & TA_LAST, TA_LAST); /* r2: overwritten by the add */
 	CHECK_EQ(rd_ann(&t, 12, 1) & TA_LAST, 0);       /* r1: live around the loop */
+	close_ptx(&t);
+}
+
+/* raw annotation bits of read (w = 0) or write (w = 1) k on PTX line `line` */
+static int ann_raw(const T *t, uint32_t line, int w, int k)
+{
+	int32_t pc = pc_at(t, line);
+	if (pc < 0) return -1;
+	const TIns *ti = &t->tp.ins[pc];
+	if (k >= (w ? ti->nwr_reg : ti->nrd_reg)) return -1;
+	return t->tp.ann[ti->regs + (uint32_t)(w ? ti->nrd : 0) + (uint32_t)k];
+}
+
+TEST(tlive_not_read_before_the_next_long_latency_stall)
+{
+	static const char ptx[] =
+		".version 7.0\n.target sm_70\n.address_size 64\n"   /* 1-3 */
+		".visible .entry k(.param .u64 out)\n{\n"           /* 4-5 */
+		".reg .u32 %r<8>;\n.reg .u64 %rd<4>;\n"             /* 6-7 */
+		"ld.param.u64 %rd1, [out];\n"         /* 8: rd1 read by line 11: before the stall */
+		"mov.u32 %r1, %tid.x;\n"              /* 9: r1 read by line 10 */
+		"add.u32 %r4, %r1, 1;\n"              /* 10: r1 next read at line 13, the stall */
+		"ld.global.u32 %r2, [%rd1];\n"        /* 11: long latency; first read at line 13 */
+		"add.u32 %r5, %r4, 2;\n"              /* 12: r5 read only after the stall */
+		"add.u32 %r3, %r2, %r1;\n"            /* 13: the stall point (reads r2) */
+		"add.u32 %r6, %r3, %r5;\n"            /* 14: no stall after: read before */
+		"st.global.u32 [%rd1+4], %r6;\n"      /* 15 */
+		"ret;\n}\n";
+	T t;
+	if (!open_ptx(&t, ptx)) {
+		unit_fail(__FILE__, __LINE__, "load: %s", err_msg());
+		return;
+	}
+	CHECK_EQ(ann_raw(&t, 8, 1, 0) & TA_NRBL, 0);
+	CHECK_EQ(ann_raw(&t, 9, 1, 0) & TA_NRBL, 0);
+	CHECK_EQ(ann_raw(&t, 10, 0, 0) & TA_NRBL, TA_NRBL);   /* r1 */
+	CHECK_EQ(ann_raw(&t, 10, 1, 0) & TA_NRBL, 0);         /* r4, read at line 12 */
+	CHECK_EQ(ann_raw(&t, 11, 0, 0) & TA_NRBL, TA_NRBL);   /* rd1: next read at 15, after */
+	CHECK_EQ(ann_raw(&t, 11, 0, 0) & TA_LAST, 0);
+	CHECK_EQ(ann_raw(&t, 11, 1, 0) & TA_NRBL, TA_NRBL);   /* r2 */
+	CHECK_EQ(ann_raw(&t, 12, 1, 0) & TA_NRBL, TA_NRBL);   /* r5 */
+	CHECK_EQ(ann_raw(&t, 13, 1, 0) & TA_NRBL, 0);         /* r3, read at line 14 */
+	CHECK_EQ(ann_raw(&t, 14, 1, 0) & TA_NRBL, 0);         /* r6, read at line 15 */
+	CHECK_EQ(ann_raw(&t, 14, 0, 0) & TA_NRBL, TA_NRBL);   /* last reads */
+	for (uint32_t line = 8; line <= 15; line++)           /* the only marked consumer */
+		CHECK_EQ(t.tp.llstall[pc_at(&t, line)], line == 13);
 	close_ptx(&t);
 }

@@ -49,6 +49,8 @@
  *                INT64_MAX for none.  NULL: never called.  Idle models cost
  *                nothing.
  *   finish       fold the model's own counters into the SM's statistics.
+ *   branch_extra extra cycles on the branch resolution path (Gebhart 3.1:
+ *                the RFC's tag-check stage adds one); NULL: none.
  *
  * Every hook but read and write may be NULL.  Counting is the model's
  * job: it bumps st->mrf_reads, mrf_writes and bank_conflicts (TStats) for
@@ -98,6 +100,7 @@ typedef struct RfModel {     /* the hooks; names and descriptions are models.def
 	int (*priority)(void *m, int warp);
 	int64_t (*tick)(void *m, int64_t now);
 	void (*finish)(void *m, TStats *st);
+	int (*branch_extra)(void *m);
 } RfModel;
 
 enum {                       /* model indices, in models.def order (= rf.model's value) */
