@@ -60,6 +60,7 @@ void sched_init(Sm *s)
 {
 	s->nsched = (int32_t)s->cfg->sched_count;
 	s->policy = s->cfg->sched_policy;
+	if (rf_models[s->cfg->rf_model]->twolevel) s->policy = P_TWOLEVEL;   /* rf.h */
 	s->inner = s->cfg->sched_inner;
 	int32_t per = (int32_t)((s->cfg->sched_active_warps + s->nsched - 1) / s->nsched);
 	s->nactive_max = s->policy == P_TWOLEVEL ? per : SCHED_MAXW;
@@ -173,17 +174,17 @@ static void issue(Sm *s, Sched *sc, TWarp *w, const TIns *ti, int cu)
 {
 	Warp *fw = w->fw;
 	int32_t pc = w->npc, rbase = fw->rbase, pbase = fw->pbase, nstk = fw->nstk;
-	uint64_t before = fw->ninsts;
+	uint64_t before = fw->ninsts, pbefore = fw->npseudo;
 	int r = exec_step(&s->cta[w->cta].c, fw);
 	if (r == EX_FAULT) {
 		s->tg->fault = 1;
 		return;
 	}
-	int real = fw->ninsts != before;
-	if (real) {
+	int real = fw->ninsts != before || fw->npseudo != pbefore;
+	if (real) {                                 /* a pseudo-op takes the slot, is no instruction */
 		sc->issued = 1;
 		s->st.issued++;
-		s->tg->issued++;
+		s->tg->issued += fw->ninsts != before;
 		s->tg->last_issue = s->now;
 	}
 	if (!real || s->trace.pc != pc) {

@@ -317,7 +317,7 @@ void sm_init(Sm *s, Timing *tg, int32_t id, int32_t ncta, int32_t wpc)
 	evq_init(&s->evq, s->nwarps * 8);
 	pipe_init(s);
 	RfSm info = {cfg, id, s->nwarps, s->nsched, s->tp, tg->L->img->regs_per_thread, wpc,
-	             &s->st};
+	             &s->st, tg->L->img, s->fw};
 	s->rf = rf_models[cfg->rf_model];
 	s->rfm = s->rf->init(&info);
 	s->rf_tick = 0;

@@ -83,7 +83,7 @@ static int ctas_per_sm(Timing *tg)
 	int by_regs = c->compiler_regalloc ? o.by[OCC_REGISTERS] : by_other;
 	const RfModel *rf = rf_models[c->rf_model];
 	RfSm info = {c, 0, 0, (int32_t)c->sched_count, &tg->tp, L->img->regs_per_thread,
-	             tg->warps_per_cta, NULL};
+	             tg->warps_per_cta, NULL, L->img, NULL};
 	int n = rf->max_ctas ? rf->max_ctas(&info, by_regs, by_other)
 	                     : (by_regs < by_other ? by_regs : by_other);
 	if (n * tg->warps_per_cta > c->sm_max_warps) n = (int)(c->sm_max_warps / tg->warps_per_cta);

@@ -4,7 +4,9 @@
  * The JSON members come straight from tstats.def, in its order, followed
  * by the derived figures the issue names: ipc (warp instructions per
  * cycle, whole GPU), occupancy (average resident warps / warp slots),
- * l1_hit_rate, cc_hit_rate, l2_hit_rate and dram_bytes.
+ * l1_hit_rate, cc_hit_rate, l2_hit_rate and dram_bytes; then LTRF's mean
+ * interval lengths (ltrf_ivl_mean, ltrf_opt_mean).  Rows marked TS_MIN or
+ * TS_MAX in tstats.def combine by min or max, the rest by a sum.
  */
 #include "sim/tstats.h"
 
@@ -13,7 +15,11 @@
 void tstats_add(TStats *dst, const TStats *src)
 {
 #define TS(f, h) dst->f += src->f;
+#define TS_MIN(f, h) if (src->f && (!dst->f || src->f < dst->f)) dst->f = src->f;
+#define TS_MAX(f, h) if (src->f > dst->f) dst->f = src->f;
 #include "sim/tstats.def"
+#undef TS_MAX
+#undef TS_MIN
 #undef TS
 }
 
@@ -43,4 +49,8 @@ void tstats_json(struct Json *j, const TStats *t, uint64_t warp_insts)
 	json_num(j, "cc_hit_rate", tstats_rate(t->cc_hits, t->cc_misses));
 	json_num(j, "l2_hit_rate", tstats_rate(t->l2_hits, t->l2_misses));
 	json_uint(j, "dram_bytes", t->dram_read_bytes + t->dram_write_bytes);
+	json_num(j, "ltrf_ivl_mean", t->ltrf_intervals ? (double)t->ltrf_ivl_insts /
+	                             (double)t->ltrf_intervals : 0);
+	json_num(j, "ltrf_opt_mean", t->ltrf_opt_intervals ? (double)t->ltrf_opt_insts /
+	                             (double)t->ltrf_opt_intervals : 0);
 }

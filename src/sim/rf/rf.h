@@ -47,6 +47,10 @@
  *                INT64_MAX for none.  NULL: never called.  Idle models cost
  *                nothing.
  *   finish       fold the model's own counters into the SM's statistics.
+ *   twolevel     (a flag, not a hook) the model's register cache holds only
+ *                the active warps' registers (LTRF 3.2): the SM then runs
+ *                the two-level scheduler whatever sched.policy says, with
+ *                the config's sched.active_warps and sched.inner.
  *
  * Every hook but read and write may be NULL.  Counting is the model's
  * job: it bumps st->mrf_reads, mrf_writes and bank_conflicts (TStats) for
@@ -65,6 +69,8 @@
 #include "sim/timing.h"
 #include "sim/tstats.h"
 
+struct Warp;
+
 typedef struct RfSm {        /* what a model knows of its SM */
 	const Config *cfg;
 	int32_t sm;              /* SM index */
@@ -74,6 +80,8 @@ typedef struct RfSm {        /* what a model knows of its SM */
 	int32_t regs_per_thread; /* registers the kernel is allocated per thread */
 	int32_t warps_per_cta;
 	TStats *st;              /* the SM's counters */
+	const Image *img;        /* the kernel's code (the compiler's PREFETCH register sets) */
+	const struct Warp *fw;   /* the SM's functional warps, by warp slot (frame bases) */
 } RfSm;
 
 typedef struct RfModel {     /* the hooks; names and descriptions are models.def's */
@@ -91,6 +99,7 @@ typedef struct RfModel {     /* the hooks; names and descriptions are models.def
 	int (*priority)(void *m, int warp);
 	int64_t (*tick)(void *m, int64_t now);
 	void (*finish)(void *m, TStats *st);
+	int twolevel;            /* needs the two-level scheduler (see above) */
 } RfModel;
 
 enum {                       /* model indices, in models.def order (= rf.model's value) */
