@@ -74,6 +74,15 @@
  *     no PREFETCH: virtual registers, ltrf.partition=none under another
  *     model's binary) is a cache miss served by the MRF with its latency:
  *     rfc_reads - rfc_hits counts them, 0 for compiler-placed PREFETCHes.
+ *   - Divergence: the SIMT stack runs one side of a branch up to the
+ *     reconvergence point and then the other; when that point lies beyond
+ *     a PREFETCH, the second side resumes inside a subgraph the warp no
+ *     longer holds (btree does this).  Every pc belongs to exactly one
+ *     subgraph (the one whose PREFETCH reaches it), so before such an
+ *     instruction issues the model makes that subgraph's set the working
+ *     set, as a PREFETCH would (evicting and fetching; counted in
+ *     ltrf_resumes), and the warp waits for it -- a WCB that remembers the
+ *     set per SIMT stack entry; the paper does not discuss divergence.
  *   - Fills do not compete with operand reads for the cache banks (a
  *     separate fill port); MRF banks see only fills, write-backs and misses.
  *   - Subgraph statistics: a subgraph instance starts at a PREFETCH naming
@@ -123,6 +132,7 @@ typedef struct Ltrf {
 	int32_t W;               /* words per slot bit-vector */
 	int32_t nslots;
 	Wcb *w;
+	int32_t *pcset;          /* per pc: the set of the subgraph it is in, -1 none */
 	/* the cache banks' arbitration: (cycle, uses) per bank */
 	int64_t *cb_cyc;
 	uint8_t *cb_used;
@@ -143,6 +153,44 @@ static inline int bit(const uint64_t *v, int32_t s) { return (int)(v[s >> 6] >> 
 static inline void bset(uint64_t *v, int32_t s) { v[s >> 6] |= 1ull << (s & 63); }
 static inline void bclr(uint64_t *v, int32_t s) { v[s >> 6] &= ~(1ull << (s & 63)); }
 
+/* the subgraph (PREFETCH set) of every pc: everything reachable from a
+   PREFETCH without passing another, inside its function */
+static int32_t *pc_sets(const Image *img)
+{
+	int32_t n = img->ncode, *set = xmalloc(((size_t)n + 1) * sizeof *set);
+	int32_t *stk = xmalloc(((size_t)n + 1) * sizeof *stk);
+	for (int32_t pc = 0; pc < n; pc++) set[pc] = -1;
+	for (int32_t p = 0; p < n; p++) {
+		const DIns *d = &img->code[p];
+		if (d->op != OP_RF_PREFETCH) continue;
+		const ImgFunc *f = &img->funcs[d->func];
+		int32_t top = 0, v = (int32_t)d->imm;
+		set[p] = v;
+		stk[top++] = p;
+		while (top) {
+			int32_t pc = stk[--top], sx[2], ns = 0;
+			const DIns *e = &img->code[pc];
+			if (e->op == OP_BRA) {
+				sx[ns++] = e->target;
+				if (e->guard >= 0) sx[ns++] = pc + 1;
+			} else if (!((e->op == OP_RET || e->op == OP_EXIT || e->op == OP_TRAP) &&
+			             e->guard < 0)) {
+				sx[ns++] = pc + 1;
+			}
+			for (int i = 0; i < ns; i++) {
+				int32_t q = sx[i];
+				if (q < f->entry || q >= f->end || set[q] >= 0 ||
+				    img->code[q].op == OP_RF_PREFETCH)
+					continue;
+				set[q] = v;
+				stk[top++] = q;
+			}
+		}
+	}
+	free(stk);
+	return set;
+}
+
 static void *init_common(const RfSm *sm, int plus)
 {
 	Ltrf *m = xcalloc(1, sizeof *m);
@@ -156,6 +204,7 @@ static void *init_common(const RfSm *sm, int plus)
 	m->nslots = sm->prog->nslots + 1;
 	m->W = (m->nslots + 63) / 64;
 	m->w = xcalloc((size_t)sm->nwarps + 1, sizeof *m->w);
+	m->pcset = pc_sets(sm->img);
 	size_t W = (size_t)m->W;
 	for (int32_t i = 0; i < sm->nwarps; i++) {
 		Wcb *w = &m->w[i];
@@ -202,6 +251,7 @@ static void fini(void *p)
 		free(m->w[i].unused);
 	}
 	free(m->w);
+	free(m->pcset);
 	free(m->cb_cyc);
 	free(m->cb_used);
 	free(m->pfree);
@@ -363,26 +413,19 @@ static void opt_step(Ltrf *m, Wcb *w, const TIns *ti)
 
 /* ---- hooks ----------------------------------------------------------------------- */
 
-static void prefetch(Ltrf *m, int64_t now, int warp, const TIns *ti)
+/* make set `set` of function fn, frame base, the warp's working set: the
+   registers it does not name leave the cache, the new ones come in */
+static void load_set(Ltrf *m, int64_t now, int warp, int32_t set, int32_t fn, int32_t base)
 {
 	Wcb *w = &m->w[warp];
 	const Image *img = m->sm->img;
-	int32_t pc = (int32_t)(ti - m->sm->prog->ins);
-	int32_t fn = img->code[pc].func, base = m->sm->fw[warp].rbase;
 	const Func *f = &img->m->funcs[img->funcs[fn].ir_func];
-	m->st->ltrf_prefetches++;
-	int same = w->set == ti->arg && w->func == fn && w->base == base;
-	if (!same || m->strands) {
-		ivl_close(m, w);
-		w->in_ivl = 1;
-	}
-	if (same) return;                          /* the set is held: nothing to fetch */
-	w->set = ti->arg;
+	w->set = set;
 	w->func = fn;
 	w->base = base;
 	memset(w->ws, 0, (size_t)m->W * sizeof *w->ws);
-	if (ti->arg >= 0 && ti->arg < f->nrset) {
-		const RegSet *rs = &f->rsets[ti->arg];
+	if (set >= 0 && set < f->nrset) {
+		const RegSet *rs = &f->rsets[set];
 		for (int k = 0; k < 4; k++)
 			for (uint64_t b = rs->w[k]; b; b &= b - 1) {
 				int32_t s = base + k * 64 + __builtin_ctzll(b);
@@ -395,6 +438,20 @@ static void prefetch(Ltrf *m, int64_t now, int warp, const TIns *ti)
 		for (uint64_t b = w->valid[k] & ~w->ws[k]; b; b &= b - 1)
 			evict(m, now, warp, k * 64 + __builtin_ctzll(b), 0);
 	fetch_set(m, now, warp, 0);
+}
+
+static void prefetch(Ltrf *m, int64_t now, int warp, const TIns *ti)
+{
+	Wcb *w = &m->w[warp];
+	int32_t pc = (int32_t)(ti - m->sm->prog->ins);
+	int32_t fn = m->sm->img->code[pc].func, base = m->sm->fw[warp].rbase;
+	m->st->ltrf_prefetches++;
+	int same = w->set == ti->arg && w->func == fn && w->base == base;
+	if (!same || m->strands) {
+		ivl_close(m, w);
+		w->in_ivl = 1;
+	}
+	if (!same) load_set(m, now, warp, ti->arg, fn, base);   /* else: held, nothing to do */
 }
 
 static void rf_issue(void *p, int64_t now, int warp, const TIns *ti)
@@ -424,9 +481,24 @@ static void rf_issue(void *p, int64_t now, int warp, const TIns *ti)
 	}
 }
 
+/* A diverged warp whose SIMT stack resumes a path in another subgraph than
+   the one it holds (the other side of a branch whose reconvergence point
+   lies beyond a PREFETCH, or a return) fetches that subgraph's set first. */
 static int rf_can_issue(void *p, int64_t now, int warp, const TIns *ti)
 {
-	return ((Ltrf *)p)->w[warp].ready <= now + 1;
+	Ltrf *m = p;
+	Wcb *w = &m->w[warp];
+	int32_t pc = (int32_t)(ti - m->sm->prog->ins), v = m->pcset[pc];
+	if (v >= 0 && ti->pseudo != TP_PREFETCH) {
+		int32_t fn = m->sm->img->code[pc].func, base = m->sm->fw[warp].rbase;
+		if (v != w->set || fn != w->func || base != w->base) {
+			m->st->ltrf_resumes++;
+			ivl_close(m, w);
+			w->in_ivl = 1;
+			load_set(m, now, warp, v, fn, base);
+		}
+	}
+	return w->ready <= now + 1;
 }
 
 static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
@@ -512,7 +584,8 @@ static void rf_deactivate(void *p, int64_t now, int warp)
 	if (exited) {                              /* the slot's next warp starts afresh */
 		ivl_close(m, w);
 		opt_close(m, w);
-		memset(w->ws, 0, 5 * (size_t)m->W * sizeof *w->ws);
+		memset(w->ws, 0, 3 * (size_t)m->W * sizeof *w->ws);   /* ws, valid, live; gone
+		                                                   serves in-flight reads */
 		w->set = -1;
 		w->in_ivl = 0;
 		w->ready = 0;
