@@ -32,8 +32,10 @@ typedef struct SweepAxis {
 	char *key;               /* config key: "rf.mrf_latency" */
 	char *column;            /* CSV column: the key, or key "_x" for a relative axis */
 	int relative;            /* `*=`: each value multiplies the config's own value */
-	char **vals;             /* values as spelt (ranges expanded) */
+	char **vals;             /* values as spelt (ranges expanded); a bundle axis: labels */
 	int nvals;
+	char **bundle;           /* bundle axis (`axis NAME = LABEL{KEY=V ...}, ...`): per
+	                            value its settings, "KEY=V KEY=V"; NULL: a key axis */
 } SweepAxis;
 
 typedef struct Sweep {

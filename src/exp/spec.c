@@ -12,6 +12,11 @@
  *   axis rf.model = baseline, ideal      (one value per point)
  *   axis rf.mrf_latency = 1..8           (A..B or A..B:STEP, integers)
  *   axis rf.banks *= 1, 2, 4             (relative: times the config's value)
+ *   axis design = BL{rf.model=baseline}, LTRF6{rf.model=ltrf rf.tech=6}
+ *                                        (a bundle axis: NAME is a column, not a
+ *                                         key; each value a label and the settings
+ *                                         it stands for, so a series can be a
+ *                                         design of several keys)
  *
  * `#` starts a comment; a repeated `name`, `workloads`, `configs` or
  * `size` line replaces the earlier one (so reproduce can append its own),
@@ -124,20 +129,96 @@ static int check_key(Sweep *s, const char *key, int lenient, int axis, const cha
 	return RF_OK;
 }
 
+/* `axis NAME = LABEL{KEY=V KEY=V}, ...`: every value a label and its
+   settings; *is = 0 if rhs is no bundle list.  Lenient (reproduce): a value
+   whose settings name a key this build lacks is left out, the key noted. */
+static int parse_bundle(Sweep *s, const char *lhs, char *rhs, int rel, int lenient,
+                        const char *where, int line, int *is)
+{
+	*is = strchr(rhs, '{') != NULL;
+	if (!*is) return RF_OK;
+	if (rel || config_key_find(lhs)) {
+		err_set("%s:%d: a bundle axis ('%s = LABEL{KEY=VALUE ...}, ...') needs a name that "
+		        "is no config key, and no '*='", where, line, lhs);
+		return RF_EINPUT;
+	}
+	SweepAxis a = {.key = xstrdup(lhs), .column = xstrdup(lhs)};
+	int ok = 1, nb = 0;
+	for (char *item = strtok(rhs, ","); item && ok; item = strtok(NULL, ",")) {
+		item = trim(item);
+		char *open = strchr(item, '{'), *close = open ? strchr(open, '}') : NULL;
+		if (!open || !close || close[1] || open == item) {
+			err_set("%s:%d: bad bundle '%s' (expected LABEL{KEY=VALUE ...})", where, line,
+			        item);
+			ok = 0;
+			break;
+		}
+		*open = 0;
+		*close = 0;
+		push(&a.vals, &a.nvals, trim(item));
+		char *body = xstrdup(open + 1), *kept = xmalloc(strlen(open + 1) + 2), *save = NULL;
+		int drop = 0;
+		*kept = 0;
+		for (char *kv = strtok_r(body, " \t", &save); kv; kv = strtok_r(NULL, " \t", &save)) {
+			char *eq = strchr(kv, '='), key[256];
+			int known;
+			if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof key) {
+				err_set("%s:%d: bad setting '%s' in bundle %s (expected KEY=VALUE)", where,
+				        line, kv, a.vals[a.nvals - 1]);
+				ok = 0;
+				break;
+			}
+			memcpy(key, kv, (size_t)(eq - kv));
+			key[eq - kv] = 0;
+			if (check_key(s, key, lenient, 0, where, line, &known)) {
+				ok = 0;
+				break;
+			}
+			drop |= !known;
+			if (*kept) strcat(kept, " ");
+			strcat(kept, kv);
+		}
+		free(body);
+		if (drop && ok) {                    /* a design this build lacks: left out */
+			free(kept);
+			free(a.vals[--a.nvals]);
+			continue;
+		}
+		a.bundle = xrealloc(a.bundle, (size_t)(nb + 1) * sizeof *a.bundle);
+		a.bundle[nb++] = kept;
+	}
+	if (ok && !a.nvals) {
+		err_set("%s:%d: empty list", where, line);
+		ok = 0;
+	}
+	if (!ok) {
+		free_list(a.bundle, nb);
+		free_list(a.vals, a.nvals);
+		free(a.key);
+		free(a.column);
+		return RF_EINPUT;
+	}
+	s->axes = xrealloc(s->axes, (s->naxes + 1) * sizeof *s->axes);
+	s->axes[s->naxes++] = a;
+	return RF_OK;
+}
+
 static int parse_axis(Sweep *s, char *lhs, char *rhs, int rel, int lenient,
                       const char *where, int line)
 {
-	int known;
+	int known, bundle;
 	if (!*lhs || strchr(lhs, ' ')) {
 		err_set("%s:%d: expected 'axis KEY = VALUES'", where, line);
 		return RF_EINPUT;
 	}
-	if (check_key(s, lhs, lenient, 1, where, line, &known)) return RF_EINPUT;
 	for (int i = 0; i < s->naxes; i++)
 		if (!strcmp(s->axes[i].key, lhs)) {
 			err_set("%s:%d: axis '%s' given twice", where, line, lhs);
 			return RF_EINPUT;
 		}
+	if (parse_bundle(s, lhs, rhs, rel, lenient, where, line, &bundle) || bundle)
+		return bundle ? RF_OK : RF_EINPUT;
+	if (check_key(s, lhs, lenient, 1, where, line, &known)) return RF_EINPUT;
 	const ConfigKey *k = config_key_find(lhs);
 	if (rel && k && k->type != CONFIG_INT && k->type != CONFIG_NUM) {
 		err_set("%s:%d: '%s *=' needs a numeric key", where, line, lhs);
@@ -319,6 +400,7 @@ void sweep_free(Sweep *s)
 	for (int i = 0; i < s->naxes; i++) {
 		free(s->axes[i].key);
 		free(s->axes[i].column);
+		if (s->axes[i].bundle) free_list(s->axes[i].bundle, s->axes[i].nvals);
 		free_list(s->axes[i].vals, s->axes[i].nvals);
 	}
 	free(s->axes);
@@ -361,6 +443,17 @@ static int point_config(const Sweep *s, Point *p, Config *cfg)
 	for (int a = 0; a < s->naxes; a++) {
 		const SweepAxis *ax = &s->axes[a];
 		char *kv;
+		if (ax->bundle) {                    /* a bundle: each of its settings */
+			int v = 0;
+			while (strcmp(ax->vals[v], p->vals[a])) v++;
+			char *body = xstrdup(ax->bundle[v]), *save = NULL;
+			for (char *x = strtok_r(body, " ", &save); x; x = strtok_r(NULL, " ", &save)) {
+				push(&p->sets, &p->nsets, x);
+				bad |= !bad && config_set_kv(cfg, x);
+			}
+			free(body);
+			continue;
+		}
 		if (ax->relative && !bad) {
 			kv = relative_set(cfg, ax->key, p->vals[a]);
 		} else {
