@@ -25,6 +25,10 @@
  *             suspend, since an active set full of waiting warps would
  *             never let the late ones in.
  *
+ * A register-file model whose cache holds only the active warps
+ * (RfModel.twolevel: LTRF) gets the two-level policy whatever sched.policy
+ * says.
+ *
  * A register-file model may rank warps (RfModel.priority, e.g. owner warp
  * first): then the candidates are tried by rank, the policy's order
  * breaking ties.
