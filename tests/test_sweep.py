@@ -271,3 +271,23 @@ def test_reproduce_baseline_and_rerun(tmp_path):
     assert again < max(first / 3, 0.5), (first, again)
     assert ok(rfsim("reproduce", "--list")).stdout.count("baseline") >= 2
     assert rfsim("reproduce", "nosuchpaper", "-o", tmp_path / "x").returncode == 2
+
+
+def test_bundle_axis(tmp_path):
+    """`axis NAME = LABEL{KEY=V ...}`: each point gets all of a label's settings,
+    the CSV column NAME holds the label; the same machine spelt twice is one point"""
+    sw = write(tmp_path / "b.sweep", "workloads = saxpy\nsize = small\nset sim.mode = timing\n"
+               "axis design = A{rf.model=baseline rf.mrf_latency=3}, "
+               "B{rf.model=ideal sm.registers=65536}, C{rf.mrf_latency=3}\n")
+    ok(rfsim("sweep", sw, "-j", "2", "-q", "-o", tmp_path / "out"))
+    r = rows(tmp_path / "out" / "results.csv")
+    assert [x["design"] for x in r] == ["A", "B", "C"]
+    assert r[0]["point"] == r[2]["point"]          # baseline is the default model
+    assert r[0]["cycles"] != r[1]["cycles"]
+    bad = write(tmp_path / "bad.sweep", "workloads = saxpy\n"
+                "axis design = A{rf.model=baseline no.such=1}\n")
+    p = rfsim("sweep", bad, "-o", tmp_path / "bad")
+    assert p.returncode == 2 and "no.such" in p.stderr
+    bad = write(tmp_path / "bad2.sweep", "workloads = saxpy\naxis rf.model = A{rf.banks=2}\n")
+    p = rfsim("sweep", bad, "-o", tmp_path / "bad2")
+    assert p.returncode == 2 and "bundle" in p.stderr

@@ -216,8 +216,8 @@ static int parse_axis(Sweep *s, char *lhs, char *rhs, int rel, int lenient,
 			err_set("%s:%d: axis '%s' given twice", where, line, lhs);
 			return RF_EINPUT;
 		}
-	if (parse_bundle(s, lhs, rhs, rel, lenient, where, line, &bundle) || bundle)
-		return bundle ? RF_OK : RF_EINPUT;
+	int rc = parse_bundle(s, lhs, rhs, rel, lenient, where, line, &bundle);
+	if (rc || bundle) return rc;
 	if (check_key(s, lhs, lenient, 1, where, line, &known)) return RF_EINPUT;
 	const ConfigKey *k = config_key_find(lhs);
 	if (rel && k && k->type != CONFIG_INT && k->type != CONFIG_NUM) {
