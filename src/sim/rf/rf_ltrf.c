@@ -75,7 +75,10 @@
  *     other access to a register the working set does not hold (code with
  *     no PREFETCH: virtual registers, ltrf.partition=none under another
  *     model's binary) is a cache miss served by the MRF with its latency:
- *     rfc_reads - rfc_hits counts them, 0 for compiler-placed PREFETCHes.
+ *     rfc_reads - rfc_hits counts them, 0 for compiler-placed PREFETCHes
+ *     except around an instruction that names more than N registers by
+ *     itself (interval.c gives it an interval of its own; the registers
+ *     beyond the warp's N entries stay in the MRF).
  *   - Divergence: the SIMT stack runs one side of a branch up to the
  *     reconvergence point and then the other; when that point lies beyond
  *     a PREFETCH, the second side resumes inside a subgraph the warp no
@@ -289,17 +292,10 @@ static int64_t fetch(Ltrf *m, int64_t now, int warp, int32_t slot)
 	return g + m->lat + m->xlat;
 }
 
-static void writeback(Ltrf *m, int64_t now, int warp, int32_t slot)
-{
-	m->st->mrf_writes++;                       /* into the write buffer */
-	m->st->rfc_writebacks++;
-}
-
 /* ---- cache allocation --------------------------------------------------------- */
 
 static void bank_alloc(Ltrf *m, Wcb *w, int32_t slot)
 {
-	if (!w->ucount) die("ltrf: warp's register cache partition overflows (%d entries)", m->n);
 	w->bank[slot] = w->unused[w->uhead];
 	w->uhead = w->uhead + 1 < m->n ? w->uhead + 1 : 0;
 	w->ucount--;
@@ -322,13 +318,14 @@ static void evict(Ltrf *m, int64_t now, int warp, int32_t slot, int exited)
 	bset(w->gone, slot);
 	if (exited) return;
 	if (m->plus && !bit(w->live, slot)) m->st->rfc_dead_writebacks_avoided++;
-	else writeback(m, now, warp, slot);
+	else m->st->mrf_writes++, m->st->rfc_writebacks++;   /* into the write buffer */
 }
 
 /* give slot an entry and, unless LTRF+ knows it dead, fetch it */
 static void fill(Ltrf *m, int64_t now, int warp, int32_t slot, int re)
 {
 	Wcb *w = &m->w[warp];
+	if (!w->ucount) return;      /* a lone instruction naming more than N: not cached */
 	bank_alloc(m, w, slot);
 	if (m->plus && !bit(w->live, slot)) {
 		m->st->ltrf_dead_fetches_avoided++;
