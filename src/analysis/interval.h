@@ -94,6 +94,10 @@ int strand_long_latency(const Ins *in);     /* 1: a load whose wait deschedules 
 /* NULL if no strand has a backward branch or a long-latency wait inside */
 const char *strand_check(const Func *f, const Part *p);
 
+/* the partition the compiler forms: ltrf.partition, except that rf.model
+   ltrf or ltrfplus turns none into interval (the hardware needs PREFETCHes) */
+struct Config;
+int ltrf_partition_of(const struct Config *cfg);
 /* prefetch.c: form the configured partition of function fi, insert one
    rfsim.prefetch per subgraph entry, fill Func.rsets; returns the
    partition (ivl_free) or NULL when there is nothing to do */

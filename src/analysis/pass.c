@@ -11,7 +11,8 @@
  *                         (regshare.enable or rf.model=regshare, and
  *                         regshare.reorder; regshare.c)
  *     prefetch_insert     LTRF intervals or strands, and  dump letter i
- *                         rfsim.prefetch at their entries (ltrf.partition;
+ *                         rfsim.prefetch at their entries (ltrf.partition,
+ *                         interval by itself under rf.model=ltrf/ltrfplus;
  *                         interval.c, strand.c, prefetch.c)
  *   kernel_regs           each kernel's register count, callees included
  *   regmutex_func         acquire/release, compaction (regmutex.enable or  dump letter m
@@ -192,7 +193,7 @@ static int allocate(Module *m, int32_t fi, const Config *cfg, const Dumps *d, Pa
 
 static void ltrf(Module *m, int32_t fi, const Config *cfg, const Dumps *d, PassFunc *pf)
 {
-	pf->part = prefetch_insert(m, fi, (int)cfg->ltrf_partition,
+	pf->part = prefetch_insert(m, fi, ltrf_partition_of(cfg),
 	                           (int32_t)cfg->ltrf_regs_per_interval);
 	if (d->i && pf->part) {
 		fprintf(stderr, "%s: ", ir_str(m, m->syms[m->funcs[fi].sym].name));
@@ -213,7 +214,7 @@ int pass_run_report(Module *m, const Config *cfg, PassReport *r)
 		if (cfg->compiler_regalloc) rc = allocate(m, i, cfg, &d, &pf[i]);
 		if (rc == RF_OK && regshare_on(cfg) && cfg->regshare_reorder)
 			pf[i].rs_perm = regshare_reorder(m, f, d.r ? stderr : NULL);
-		if (rc == RF_OK && cfg->ltrf_partition != PART_NONE) ltrf(m, i, cfg, &d, &pf[i]);
+		if (rc == RF_OK && ltrf_partition_of(cfg) != PART_NONE) ltrf(m, i, cfg, &d, &pf[i]);
 		pf[i].seconds = cpu_sec() - t0;
 	}
 	kernel_regs(m);

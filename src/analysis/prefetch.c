@@ -38,8 +38,22 @@
 #include <string.h>
 
 #include "analysis/ra_int.h"
+#include "base/config.h"
 #include "base.h"
 #include "json.h"
+
+int ltrf_partition_of(const Config *cfg)
+{
+	enum {
+#define RF_MODEL(name, desc) PM_##name,
+#include "sim/rf/models.def"
+#undef RF_MODEL
+	};
+	int k = (int)cfg->ltrf_partition;
+	if (k == PART_NONE && (cfg->rf_model == PM_ltrf || cfg->rf_model == PM_ltrfplus))
+		k = PART_INTERVAL;
+	return k;
+}
 
 static int32_t entry_of(const Part *p, const int32_t *piece_at, int32_t ins)
 {

@@ -513,7 +513,10 @@ void config_help(FILE *f)
 			snprintf(range, sizeof range, "string");
 			break;
 		}
-		fprintf(f, "  %s = %s    (%s)\n", k->key, def, range);
+		if (strlen(k->key) + strlen(def) + strlen(range) + 11 <= 80)
+			fprintf(f, "  %s = %s    (%s)\n", k->key, def, range);
+		else                                     /* a long choice list: its own line */
+			fprintf(f, "  %s = %s\n      (%s)\n", k->key, def, range);
 		wrap(f, k->help);
 	}
 }

@@ -70,29 +70,30 @@ typedef struct Ctx {
 	int interrupted;
 } Ctx;
 
-/* the series named s (at:X@S), -1 if none */
-static int series_of(const PlotTable *t, const char *s)
-{
-	for (int i = 0; i < t->ns; i++)
-		if (!strcmp(t->series[i], s)) return i;
-	return -1;
-}
-
+/* "at:X" or "tol:F", then optionally "@SERIES" (default: the first series) */
 static void ours(FILE *md, const PlotTable *t, const char *how)
 {
-	if (!strncmp(how, "at:", 3)) {
-		char x[256];
-		const char *at = strchr(how + 3, '@');
-		snprintf(x, sizeof x, "%.*s", at ? (int)(at - how - 3) : (int)strlen(how + 3), how + 3);
-		int s = at ? series_of(t, at + 1) : 0;
-		double v = s < 0 ? NAN : plot_value(t, x, s);
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", how);
+	char *at = strchr(buf, '@');
+	int s = 0;
+	if (at) {
+		*at++ = 0;
+		for (s = 0; s < t->ns && strcmp(t->series[s], at); s++) {}
+		if (s == t->ns) {
+			fputs("-", md);
+			return;
+		}
+	}
+	if (!strncmp(buf, "at:", 3)) {
+		double v = plot_value(t, buf + 3, s);
 		if (isnan(v)) fputs("-", md);
 		else fprintf(md, "%.3f", v);
-	} else if (!strncmp(how, "tol:", 4)) {
-		double f = strtod(how + 4, NULL);
+	} else if (!strncmp(buf, "tol:", 4)) {
+		double f = strtod(buf + 4, NULL);
 		const char *last = NULL;
 		for (int x = 0; x < t->nx && !(t->gmean && x == t->nx - 1); x++) {
-			if (!(t->v[x * t->ns] >= f)) break;
+			if (!(t->v[x * t->ns + s] >= f)) break;
 			last = t->xs[x];
 		}
 		fprintf(md, "%s%s", last ? last : "below 1", last ? "x" : "");

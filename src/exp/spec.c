@@ -154,12 +154,12 @@ static int parse_axis(Sweep *s, char *lhs, char *rhs, int rel, int lenient,
 		err_set("%s:%d: expected 'axis KEY = VALUES'", where, line);
 		return RF_EINPUT;
 	}
-	if (check_key(s, lhs, lenient, 1, where, line, &known)) return RF_EINPUT;
 	for (int i = 0; i < s->naxes; i++)
 		if (!strcmp(s->axes[i].key, lhs)) {
 			err_set("%s:%d: axis '%s' given twice", where, line, lhs);
 			return RF_EINPUT;
 		}
+	if (check_key(s, lhs, lenient, 1, where, line, &known)) return RF_EINPUT;
 	const ConfigKey *k = config_key_find(lhs);
 	if (rel && k && k->type != CONFIG_INT && k->type != CONFIG_NUM) {
 		err_set("%s:%d: '%s *=' needs a numeric key", where, line, lhs);

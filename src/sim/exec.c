@@ -491,6 +491,12 @@ static int exec_fast(Warp *w, const Image *img, const DIns *d, uint32_t gm)
 
 /* ---- the step loop ----------------------------------------------------------------- */
 
+/* a register-file pseudo-op of the compiler's mechanism passes: issued, not counted */
+static inline int rf_pseudo(const DIns *d)
+{
+	return d->op == OP_RF_PREFETCH || d->op == OP_RF_ACQUIRE || d->op == OP_RF_RELEASE;
+}
+
 static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const Image *img = c->L->img;
@@ -601,7 +607,9 @@ int exec_step(Cta *c, Warp *w)
 			tr->mem_lanes = 0;
 		}
 		int internal = (d->flags & DF_INTERNAL) != 0;
-		if (!internal) {
+		if (!internal && rf_pseudo(d)) {
+			w->npseudo++;
+		} else if (!internal) {
 			w->ninsts++;
 			w->nthread += (uint64_t)__builtin_popcount(act);
 		}
@@ -619,7 +627,9 @@ int exec_run(Cta *c, Warp *w, int64_t budget)
 		const SimtEntry *t = &w->stk[w->nstk - 1];
 		const DIns *d = &code[t->pc];
 		uint32_t act = t->mask;
-		if (!(d->flags & DF_INTERNAL)) {
+		if (!(d->flags & DF_INTERNAL) && rf_pseudo(d)) {
+			w->npseudo++;
+		} else if (!(d->flags & DF_INTERNAL)) {
 			w->ninsts++;
 			w->nthread += (uint64_t)__builtin_popcount(act);
 		}
@@ -646,7 +656,7 @@ void warp_reset(Warp *w, const Cta *c, int32_t widx)
 	w->cc = 0;
 	w->state = W_READY;
 	w->widx = widx;
-	w->ninsts = w->nthread = 0;
+	w->ninsts = w->nthread = w->npseudo = 0;
 	w->mem_hint = 0;
 	memset(w->preds, 0, (size_t)L->img->max_preds * sizeof *w->preds);
 }

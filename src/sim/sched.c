@@ -29,6 +29,10 @@
  *             long-latency load's result (TProg.llstall, tlive.c), whether
  *             or not the value has arrived.
  *
+ * A register-file model whose cache holds only the active warps
+ * (RfModel.twolevel: LTRF) gets the two-level policy whatever sched.policy
+ * says.
+ *
  * A register-file model may rank warps (RfModel.priority, e.g. owner warp
  * first): then the candidates are tried by rank, the policy's order
  * breaking ties.
@@ -64,6 +68,7 @@ void sched_init(Sm *s)
 {
 	s->nsched = (int32_t)s->cfg->sched_count;
 	s->policy = s->cfg->sched_policy;
+	if (rf_models[s->cfg->rf_model]->twolevel) s->policy = P_TWOLEVEL;   /* rf.h */
 	s->inner = s->cfg->sched_inner;
 	s->suspend_marked = s->cfg->sched_suspend == 1;
 	int32_t per = (int32_t)((s->cfg->sched_active_warps + s->nsched - 1) / s->nsched);
@@ -180,18 +185,18 @@ static void issue(Sm *s, Sched *sc, TWarp *w, const TIns *ti, int cu)
 {
 	Warp *fw = w->fw;
 	int32_t pc = w->npc, rbase = fw->rbase, pbase = fw->pbase, nstk = fw->nstk;
-	uint64_t before = fw->ninsts;
+	uint64_t before = fw->ninsts, pbefore = fw->npseudo;
 	int r = exec_step(&s->cta[w->cta].c, fw);
 	if (r == EX_FAULT) {
 		s->tg->fault = 1;
 		return;
 	}
-	int real = fw->ninsts != before;
+	int real = fw->ninsts != before || fw->npseudo != pbefore;
 	w->susp_pc = -1;
-	if (real) {
+	if (real) {                                 /* a pseudo-op takes the slot, is no instruction */
 		sc->issued = 1;
 		s->st.issued++;
-		s->tg->issued++;
+		s->tg->issued += fw->ninsts != before;
 		s->tg->last_issue = s->now;
 	}
 	if (!real || s->trace.pc != pc) {

@@ -323,8 +323,9 @@ void sm_init(Sm *s, Timing *tg, int32_t id, int32_t ncta, int32_t wpc)
 	sched_init(s);
 	evq_init(&s->evq, s->nwarps * 8);
 	pipe_init(s);
-	RfSm info = {cfg, id, s->nwarps, s->nsched, s->tp, tg->L->img->regs_per_thread, wpc,
-	             &s->st, &tg->rf_gpu};
+	RfSm info = {.cfg = cfg, .sm = id, .nwarps = s->nwarps, .nsched = s->nsched, .prog = s->tp,
+	             .regs_per_thread = tg->L->img->regs_per_thread, .warps_per_cta = wpc,
+	             .st = &s->st, .gpu = &tg->rf_gpu, .img = tg->L->img, .fw = s->fw};
 	s->rf = rf_models[cfg->rf_model];
 	s->rfm = s->rf->init(&info);
 	s->rf_tick = 0;

@@ -88,8 +88,9 @@ static int ctas_per_sm(Timing *tg)
 	 * testing) are not a machine resource: they do not limit occupancy */
 	int by_regs = c->compiler_regalloc ? o.by[OCC_REGISTERS] : by_other;
 	const RfModel *rf = rf_models[c->rf_model];
-	RfSm info = {c, 0, 0, (int32_t)c->sched_count, &tg->tp, L->img->regs_per_thread,
-	             tg->warps_per_cta, NULL, NULL};
+	RfSm info = {.cfg = c, .nsched = (int32_t)c->sched_count, .prog = &tg->tp,
+	             .regs_per_thread = L->img->regs_per_thread,
+	             .warps_per_cta = tg->warps_per_cta, .img = L->img};
 	int n = rf->max_ctas ? rf->max_ctas(&info, by_regs, by_other)
 	                     : (by_regs < by_other ? by_regs : by_other);
 	if (n * tg->warps_per_cta > c->sm_max_warps) n = (int)(c->sm_max_warps / tg->warps_per_cta);

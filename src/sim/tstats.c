@@ -6,10 +6,12 @@
  * cycle, whole GPU), occupancy (average resident warps / warp slots),
  * l1_hit_rate, cc_hit_rate, l2_hit_rate and dram_bytes; then
  * occupancy_theoretical (resident warps allowed / sm.max_warps),
- * RegMutex's rm_* averages (0 where no kernel had an extended set), and
- * the resident CTAs per SM: resident_ctas_per_sm (average over SMs and
+ * RegMutex's rm_* averages (0 where no kernel had an extended set), the
+ * resident CTAs per SM: resident_ctas_per_sm (average over SMs and
  * cycles) and ctas_per_sm_limit (what an SM may hold, cycle-weighted over
- * kernels).
+ * kernels), and LTRF's mean interval lengths (ltrf_ivl_mean,
+ * ltrf_opt_mean).  Rows marked TS_MIN or TS_MAX in tstats.def combine by
+ * min or max, the rest by a sum.
  */
 #include "sim/tstats.h"
 
@@ -18,7 +20,11 @@
 void tstats_add(TStats *dst, const TStats *src)
 {
 #define TS(f, h) dst->f += src->f;
+#define TS_MIN(f, h) if (src->f && (!dst->f || src->f < dst->f)) dst->f = src->f;
+#define TS_MAX(f, h) if (src->f > dst->f) dst->f = src->f;
 #include "sim/tstats.def"
+#undef TS_MAX
+#undef TS_MIN
 #undef TS
 }
 
@@ -63,4 +69,8 @@ void tstats_json(struct Json *j, const TStats *t, uint64_t warp_insts)
 	         t->sm_cycles ? (double)t->cta_cycles / (double)t->sm_cycles : 0);
 	json_num(j, "ctas_per_sm_limit",
 	         t->sm_cycles ? (double)t->cta_slot_cycles / (double)t->sm_cycles : 0);
+	json_num(j, "ltrf_ivl_mean", t->ltrf_intervals ? (double)t->ltrf_ivl_insts /
+	                             (double)t->ltrf_intervals : 0);
+	json_num(j, "ltrf_opt_mean", t->ltrf_opt_intervals ? (double)t->ltrf_opt_insts /
+	                             (double)t->ltrf_opt_intervals : 0);
 }

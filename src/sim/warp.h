@@ -73,6 +73,9 @@ typedef struct Warp {
 	uint32_t bar_mask;       /* lanes that arrived (for bar.red results) */
 	int32_t widx;            /* warp index in its CTA */
 	uint64_t ninsts;         /* warp instructions executed */
+	uint64_t npseudo;        /* register-file pseudo-ops executed (rfsim.prefetch, .acquire,
+	                            .release): issued, but not program instructions, so not in
+	                            ninsts or IPC */
 	uint64_t nthread;        /* thread instructions executed */
 	int32_t mem_hint;        /* last global allocation touched */
 } Warp;

@@ -44,7 +44,7 @@ TEST(rf_regshare_max_ctas_hotspot)
 	Config c;
 	config_defaults(&c);
 	c.rf_model = RF_regshare;
-	RfSm sm = {&c, 0, 0, 2, NULL, 36, 8, NULL, NULL};
+	RfSm sm = {.cfg = &c, .nsched = 2, .regs_per_thread = 36, .warps_per_cta = 8};
 	const RfModel *m = rf_models[RF_regshare];
 	CHECK_EQ(occupancy_by_regs(&c, 256, 36), 3);
 	c.regshare_threshold = 0.1;

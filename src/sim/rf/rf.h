@@ -51,6 +51,10 @@
  *   finish       fold the model's own counters into the SM's statistics.
  *   branch_extra extra cycles on the branch resolution path (Gebhart 3.1:
  *                the RFC's tag-check stage adds one); NULL: none.
+ *   twolevel     (a flag, not a hook) the model's register cache holds only
+ *                the active warps' registers (LTRF 3.2): the SM then runs
+ *                the two-level scheduler whatever sched.policy says, with
+ *                the config's sched.active_warps and sched.inner.
  *
  * Every hook but read and write may be NULL.  Counting is the model's
  * job: it bumps st->mrf_reads, mrf_writes and bank_conflicts (TStats) for
@@ -69,6 +73,8 @@
 #include "sim/timing.h"
 #include "sim/tstats.h"
 
+struct Warp;
+
 typedef struct RfSm {        /* what a model knows of its SM */
 	const Config *cfg;
 	int32_t sm;              /* SM index */
@@ -82,6 +88,8 @@ typedef struct RfSm {        /* what a model knows of its SM */
 	                            model that needs state across SMs (register sharing's
 	                            reference SM) allocates one block there, which the timing
 	                            model frees after every SM's fini; NULL in max_ctas */
+	const Image *img;        /* the kernel's code (the compiler's PREFETCH register sets) */
+	const struct Warp *fw;   /* the SM's functional warps, by warp slot (frame bases) */
 } RfSm;
 
 typedef struct RfModel {     /* the hooks; names and descriptions are models.def's */
@@ -101,6 +109,7 @@ typedef struct RfModel {     /* the hooks; names and descriptions are models.def
 	int64_t (*tick)(void *m, int64_t now);
 	void (*finish)(void *m, TStats *st);
 	int (*branch_extra)(void *m);
+	int twolevel;            /* needs the two-level scheduler (see above) */
 } RfModel;
 
 enum {                       /* model indices, in models.def order (= rf.model's value) */

@@ -1,0 +1,179 @@
+"""LTRF and LTRF+ hardware (issue 8, items 4 and 6): rf.model=ltrf and
+ltrfplus (src/sim/rf/rf_ltrf.c).
+
+Exact counts on two hand-written kernels (one warp, maxwell-ltrf: 16 MRF
+banks, 1-cycle MRF, crossbar 4x narrower = 4 registers per cycle and 3
+cycles longer), worked out by hand from `rfsim analyze --listing`:
+
+tests/ptx/ltrf_wide.ptx: 20 values live until a final sum, straight-line
+code.  Three register-intervals (N = 16):
+  I0 pcs 1-15   {R0..R15}                          15 instructions
+  I1 pcs 17-31  {R0..R9, R16..R21}                 15
+  I2 pcs 33-45  {R0, R1, R10..R21}                 13
+  LTRF:  fetches 16 + |I1-I0| 6 + |I2-I1| 6 = 28; write-backs of the
+         registers leaving the cache |I0-I1| 6 + |I1-I2| 8 = 14 (none at
+         exit).  Waits: I0 16 fills over 4 lanes, last granted at t+4,
+         in at t+4+1+3 = t+8; I1 and I2 6 fills each (write-backs go to
+         the MRF's write buffer), 4 + 2 over the lanes: t+6: 20 cycles.
+  LTRF+: the liveness vector starts empty, so I0's 16 are allocated
+         unfetched; I1's new R16..R21 are not yet written (6 more); its
+         leaving R10..R15 are all read later (6 write-backs); I2's leaving
+         R2..R9 are dead (8 write-backs avoided), its new R10..R15 live
+         (6 fetches, 4 + 2 over the lanes: t+6).
+  Optimal intervals (6.5) on the trace are the same three runs.
+
+tests/ptx/ltrf_stall.ptx: one interval {R0..R5}; the warp waits on a
+global load at pc 9 and the two-level scheduler deactivates it, then
+reactivates it when the load returns (2 activations).
+  LTRF:  6 fetched, 6 written back, 6 refetched.
+  LTRF+: 6 allocated unfetched at the PREFETCH; at the stall R0 and R5
+         are dead (their last reads were pcs 8 and 7): 4 write-backs, 2
+         avoided; reactivation refetches the 4 live ones and allocates the
+         2 dead ones (8 fetches avoided in all).  Its refetch waits
+         1 + 1 + 3 = 5 cycles.
+
+Then invariants on a few suite workloads at --size small: outputs pass,
+every operand comes from the cache (rfc_hits == rfc_reads; btree's
+diverged paths resume in other intervals than the warp holds), pseudo-ops
+are not warp instructions, optimal intervals are no more than real ones,
+`-s rf.model=ltrf` alone inserts PREFETCHes, and the two-level scheduler
+is used whatever sched.policy says.
+"""
+
+import json
+import struct
+
+import pytest
+
+from rfsim_test import ROOT, rfsim
+
+MODELS = ["ltrf", "ltrfplus"]
+KARGS = ["-c", "maxwell-ltrf", "-g", "1", "-b", "32", "-a", "buf:u32:4:zero", "-a", "u32:3"]
+
+
+def stats(what, *opts, tmp_path):
+    out = tmp_path / "s.json"
+    p = rfsim("run", what, *opts, "--stats", out)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return json.loads(out.read_text())["totals"], p.stdout
+
+
+def micro(name, model, tmp_path):
+    t, _ = stats(ROOT / "tests" / "ptx" / f"ltrf_{name}.ptx", *KARGS, "-s",
+                 f"rf.model={model}", tmp_path=tmp_path)
+    return t
+
+
+WIDE = {
+    "ltrf": dict(ltrf_prefetches=3, ltrf_regs_prefetched=28, ltrf_dead_fetches_avoided=0,
+                 rfc_writebacks=14, rfc_dead_writebacks_avoided=0, ltrf_activations=1,
+                 ltrf_refetches=0, ltrf_wait_cycles=20, mrf_reads=28),
+    "ltrfplus": dict(ltrf_prefetches=3, ltrf_regs_prefetched=6, ltrf_dead_fetches_avoided=22,
+                     rfc_writebacks=6, rfc_dead_writebacks_avoided=8, ltrf_activations=1,
+                     ltrf_refetches=0, ltrf_wait_cycles=6, mrf_reads=6),
+}
+STALL = {
+    "ltrf": dict(ltrf_prefetches=1, ltrf_regs_prefetched=6, ltrf_dead_fetches_avoided=0,
+                 rfc_writebacks=6, rfc_dead_writebacks_avoided=0, ltrf_activations=2,
+                 ltrf_refetches=6, mrf_reads=12),
+    "ltrfplus": dict(ltrf_prefetches=1, ltrf_regs_prefetched=0, ltrf_dead_fetches_avoided=8,
+                     rfc_writebacks=4, rfc_dead_writebacks_avoided=2, ltrf_activations=2,
+                     ltrf_refetches=4, ltrf_wait_cycles=5, mrf_reads=4),
+}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_wide_exact(model, tmp_path):
+    t = micro("wide", model, tmp_path)
+    for k, v in WIDE[model].items():
+        assert t[k] == v, (k, t[k], v)
+    assert t["warp_instructions"] == 43 and t["issued"] == 46   # 3 PREFETCHes take slots
+    assert (t["ltrf_intervals"], t["ltrf_ivl_insts"], t["ltrf_ivl_min"], t["ltrf_ivl_max"]) == \
+        (3, 43, 13, 15)
+    assert (t["ltrf_opt_intervals"], t["ltrf_opt_insts"], t["ltrf_opt_min"],
+            t["ltrf_opt_max"]) == (3, 43, 13, 15)
+    assert t["rfc_hits"] == t["rfc_reads"] == 61
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_stall_exact(model, tmp_path):
+    t = micro("stall", model, tmp_path)
+    for k, v in STALL[model].items():
+        assert t[k] == v, (k, t[k], v)
+    assert t["rfc_hits"] == t["rfc_reads"]
+
+
+def test_output_identical(tmp_path):
+    """same buffers under baseline, ltrf, ltrfplus and strand-LTRF"""
+    dumps = []
+    for opts in (["rf.model=baseline"], ["rf.model=ltrf"], ["rf.model=ltrfplus"],
+                 ["rf.model=ltrf", "ltrf.partition=strand"]):
+        d = tmp_path / "_".join(opts).replace("=", "-")
+        sets = [a for o in opts for a in ("-s", o)]
+        p = rfsim("run", ROOT / "tests" / "ptx" / "ltrf_wide.ptx", *KARGS, *sets, "--dump", d)
+        assert p.returncode == 0, p.stderr
+        dumps.append((d / "arg0.bin").read_bytes())
+    assert dumps[0] == struct.pack("<4I", sum(3 * (i + 2) for i in range(1, 21)), 0, 0, 0)
+    assert all(x == dumps[0] for x in dumps)
+
+
+SUITE = ["sgemm", "bfs", "hotspot", "kmeans", "btree"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("workload", SUITE)
+def test_suite_invariants(workload, model, tmp_path):
+    t, out = stats(workload, "--size", "small", "-c", "maxwell-ltrf", "-s", f"rf.model={model}",
+                   tmp_path=tmp_path)
+    assert "check                PASS" in out
+    assert t["issued"] == t["warp_instructions"] + t["ltrf_prefetches"]   # no instruction
+    assert t["ltrf_prefetches"] > 0 and t["rfc_reads"] > 0
+    assert t["rfc_hits"] == t["rfc_reads"], "an operand was not in the register cache"
+    assert t["ltrf_ivl_insts"] == t["warp_instructions"] == t["ltrf_opt_insts"]
+    assert t["ltrf_opt_intervals"] <= t["ltrf_intervals"] <= \
+        t["ltrf_prefetches"] + t["ltrf_resumes"]
+    assert 1 <= t["ltrf_ivl_min"] <= t["ltrf_ivl_mean"] <= t["ltrf_ivl_max"]
+    assert t["ltrf_opt_min"] <= t["ltrf_opt_mean"] <= t["ltrf_opt_max"]
+    assert t["ltrf_refetches"] <= 0 or t["ltrf_activations"] > 0
+    # every MRF read is a fill; every MRF write a write-back or a result that
+    # arrived after its register left the cache
+    assert t["mrf_reads"] == t["ltrf_regs_prefetched"] + t["ltrf_refetches"]
+    assert t["mrf_writes"] >= t["rfc_writebacks"]
+    if model == "ltrf":
+        assert t["ltrf_dead_fetches_avoided"] == 0 and t["rfc_dead_writebacks_avoided"] == 0
+
+
+def test_plus_saves(tmp_path):
+    """LTRF+ fetches and writes back no more than LTRF, fewer on sgemm"""
+    a, _ = stats("sgemm", "--size", "small", "-c", "maxwell-ltrf", "-s", "rf.model=ltrf",
+                 tmp_path=tmp_path)
+    p, _ = stats("sgemm", "--size", "small", "-c", "maxwell-ltrf", "-s", "rf.model=ltrfplus",
+                 tmp_path=tmp_path)
+    assert p["mrf_reads"] < a["mrf_reads"] and p["rfc_writebacks"] < a["rfc_writebacks"]
+    assert p["ltrf_dead_fetches_avoided"] > 0 and p["rfc_dead_writebacks_avoided"] > 0
+
+
+def test_model_turns_intervals_on():
+    p = rfsim("analyze", ROOT / "tests" / "ptx" / "ltrf_wide.ptx", "--json", "-", "-s",
+              "rf.model=ltrf")
+    assert p.returncode == 0, p.stderr
+    k = json.loads(p.stdout)["kernels"][0]
+    assert len(k["intervals"]) == 3
+    p = rfsim("analyze", ROOT / "tests" / "ptx" / "ltrf_wide.ptx", "--json", "-")
+    assert "intervals" not in json.loads(p.stdout)["kernels"][0]
+    p = rfsim("analyze", ROOT / "tests" / "ptx" / "ltrf_wide.ptx", "--json", "-", "-s",
+              "rf.model=ltrfplus", "-s", "ltrf.partition=strand")
+    assert json.loads(p.stdout)["kernels"][0]["ltrf"]["partition"] == "strand"
+
+
+def test_scheduler_is_twolevel(tmp_path):
+    """rf.model=ltrf runs the two-level scheduler whatever sched.policy says"""
+    runs = [stats("hotspot", "--size", "small", "-c", "maxwell-ltrf", "-s", "rf.model=ltrf",
+                  "-s", f"sched.policy={pol}", tmp_path=tmp_path)[0]["cycles"]
+            for pol in ("twolevel", "gto", "lrr")]
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_bad_xbar():
+    p = rfsim("run", "saxpy", "--size", "small", "-s", "rf.model=ltrf", "-s", "ltrf.xbar_div=0")
+    assert p.returncode == 2 and "ltrf.xbar_div" in p.stderr
