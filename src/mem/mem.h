@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "base/config.h"
+#include "mem/calendar.h"
 #include "sim/tstats.h"
 
 #define MEM_PENDING  INT64_MAX            /* a time not known yet */
@@ -150,7 +151,7 @@ struct MemSys {
 	int64_t icnt;            /* interconnect latency, each way */
 	int64_t l2_lat;
 	int32_t nbank;
-	struct L2Bank { Cache c; int64_t free; } *bank;
+	struct L2Bank { Cache c; Calendar busy; } *bank;
 	struct L2Mshr { uint64_t la; int32_t bank, line, head; } *m;
 	int32_t nm, capm, freem;
 	struct L2Wait { int32_t sm, kind, id, next; } *w;

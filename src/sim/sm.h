@@ -101,6 +101,7 @@ typedef struct CU {          /* an operand collector unit */
 	uint64_t pending;        /* register reads not granted yet (bit i = read i) */
 	int64_t ready;           /* cycle all granted reads have arrived */
 	int64_t extra;           /* extra cycles in its unit (a divergent branch) */
+	uint64_t seq;            /* issue order (oldest dispatches first) */
 	Event ev;                /* its writeback, prepared at issue */
 	MemOp *mop;              /* memory collectors: the access, built at issue */
 } CU;
@@ -122,7 +123,7 @@ typedef struct Sm {           /* fields used every cycle first */
 	uint64_t cu_busy;        /* bit i: collector unit i holds an instruction */
 	int64_t cu_wake;         /* earliest cycle a busy unit can make progress */
 	uint64_t cu_mask_alu, cu_mask_mem;  /* the units of each kind */
-	int32_t cu_rr;           /* arbitration starts here */
+	uint64_t cu_seq;         /* instructions given a collector so far */
 	int32_t ncu, ncu_mem;    /* units: [0, ncu) non-memory, [ncu, ncu + ncu_mem) memory */
 	int32_t nsched;
 	int32_t resident;        /* live warps (occupancy) */
