@@ -44,45 +44,54 @@ static void read_operands(Sm *s, CU *u)
 	}
 }
 
-/* Reads first, then dispatch, each oldest instruction first.  The load/store unit takes
- * memory instructions in order: once the oldest ready one is refused
- * (MSHRs, merge slots, the unit busy), no younger one overtakes it, as in
- * GPGPU-Sim's in-order LD/ST pipeline -- otherwise an access that needs
- * many MSHRs could wait forever behind ones that need few. */
+/* One pass over the busy units, oldest instruction first (cu_ord): a
+ * unit reads its operands, or dispatches once they are there.  Reads and
+ * dispatches touch different resources and a unit granted operands this
+ * cycle cannot dispatch before the next, so this is the same as all reads
+ * then all dispatches.  A unit whose wake has not come is skipped: nothing
+ * it waits for (operands in flight, an execution unit, MSHRs) can come
+ * sooner -- except a cache that takes reads again early, which lowers the
+ * memory units' wake (cu_mem_wake).  The load/store unit takes memory
+ * instructions in order: once the oldest one ready to dispatch is
+ * refused (MSHRs, merge slots, the unit busy), no younger one overtakes
+ * it, as in GPGPU-Sim's in-order LD/ST pipeline -- otherwise an access
+ * that needs many MSHRs could wait forever behind ones that need few. */
 void cu_stage(Sm *s)
 {
-	int64_t wake = SM_NEVER;
-	uint64_t b = s->cu_busy, rdy = 0;
-	while (b) {                                   /* oldest first */
-		int i = __builtin_ctzll(b);
-		for (uint64_t m = b & (b - 1); m; m &= m - 1) {
-			int k = __builtin_ctzll(m);
-			if (s->cu[k].seq < s->cu[i].seq) i = k;
-		}
-		b &= ~(1ull << i);
+	int64_t wake = SM_NEVER, now = s->now, mem_t = 0;
+	int32_t n = 0;
+	s->cu_wake = SM_NEVER;                  /* (cu_mem_wake may lower it meanwhile) */
+	for (int32_t k = 0; k < s->ncu_ord; k++) {
+		int i = s->cu_ord[k];
 		CU *u = &s->cu[i];
-		if (u->pending) read_operands(s, u);
-		if (u->pending) wake = s->now + 1;
-		else if (u->ready > s->now) { if (u->ready < wake) wake = u->ready; }
-		else rdy |= 1ull << i;
-	}
-	int mem_blocked = 0;
-	while (rdy) {
-		int best = __builtin_ctzll(rdy);
-		for (uint64_t m = rdy & (rdy - 1); m; m &= m - 1) {
-			int i = __builtin_ctzll(m);
-			if (s->cu[i].seq < s->cu[best].seq) best = i;
+		int mem = (int)(s->cu_mask_mem >> i & 1);
+		if (u->wake > now) {
+			if (mem && !mem_t && !u->pending && u->ready <= now) mem_t = u->wake;
+		} else if (u->pending && (read_operands(s, u), u->pending)) {
+			u->wake = now + 1;
+		} else if (u->ready > now) {
+			u->wake = u->ready;
+		} else {
+			int64_t t = mem && mem_t ? mem_t : pipe_dispatch(s, u);
+			if (!t) {
+				s->cu_busy &= ~(1ull << i);
+				continue;
+			}
+			if (mem && !mem_t) mem_t = t;
+			u->wake = t;
 		}
-		rdy &= ~(1ull << best);
-		int mem = s->cu_mask_mem >> best & 1;
-		if (mem && mem_blocked) continue;
-		int64_t t = pipe_dispatch(s, &s->cu[best]);
-		if (!t) {
-			s->cu_busy &= ~(1ull << best);
-			continue;
-		}
-		if (mem) mem_blocked = 1;
-		if (t < wake) wake = t;
+		s->cu_ord[n++] = (int8_t)i;
+		if (u->wake < wake) wake = u->wake;
 	}
-	s->cu_wake = wake;
+	s->ncu_ord = n;
+	if (wake < s->cu_wake) s->cu_wake = wake;
+}
+
+void cu_mem_wake(Sm *s, int64_t t)
+{
+	for (int32_t k = 0; k < s->ncu_ord; k++) {
+		CU *u = &s->cu[s->cu_ord[k]];
+		if (s->cu_mask_mem >> s->cu_ord[k] & 1 && u->wake > t) u->wake = t;
+	}
+	if (s->cu_busy && t < s->cu_wake) s->cu_wake = t;
 }

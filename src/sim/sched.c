@@ -137,7 +137,8 @@ static void prepare_cu(Sm *s, TWarp *w, const TIns *ti, int cu, int32_t pc, int3
 	u->pending = ti->nrd_reg ? (~0ull >> (64 - ti->nrd_reg)) : 0;
 	u->ready = s->now + 1;
 	u->extra = diverged ? s->diverge : 0;
-	u->seq = s->cu_seq++;
+	u->wake = s->now + 1;
+	s->cu_ord[s->ncu_ord++] = (int8_t)cu;
 	if (ti->flags & TF_MEM) {
 		pipe_memop(s, w, u, ti);
 		longl = u->mop->long_lat && (ti->flags & TF_LOAD);

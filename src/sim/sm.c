@@ -108,6 +108,7 @@ void sm_mem_done(void *ctx, int32_t id, int64_t t)
 {
 	Sm *s = ctx;
 	if (id < 0) {                             /* a cache takes reads again: wake up */
+		cu_mem_wake(s, t);
 		if (t < s->next) s->next = t;
 		return;
 	}

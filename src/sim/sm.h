@@ -101,7 +101,7 @@ typedef struct CU {          /* an operand collector unit */
 	uint64_t pending;        /* register reads not granted yet (bit i = read i) */
 	int64_t ready;           /* cycle all granted reads have arrived */
 	int64_t extra;           /* extra cycles in its unit (a divergent branch) */
-	uint64_t seq;            /* issue order (oldest dispatches first) */
+	int64_t wake;            /* cycle it can next make progress */
 	Event ev;                /* its writeback, prepared at issue */
 	MemOp *mop;              /* memory collectors: the access, built at issue */
 } CU;
@@ -123,7 +123,8 @@ typedef struct Sm {           /* fields used every cycle first */
 	uint64_t cu_busy;        /* bit i: collector unit i holds an instruction */
 	int64_t cu_wake;         /* earliest cycle a busy unit can make progress */
 	uint64_t cu_mask_alu, cu_mask_mem;  /* the units of each kind */
-	uint64_t cu_seq;         /* instructions given a collector so far */
+	int32_t ncu_ord;         /* busy units ... */
+	int8_t cu_ord[CU_MAX];   /* ... oldest instruction first */
 	int32_t ncu, ncu_mem;    /* units: [0, ncu) non-memory, [ncu, ncu + ncu_mem) memory */
 	int32_t nsched;
 	int32_t resident;        /* live warps (occupancy) */
@@ -229,6 +230,7 @@ static inline int cu_free(const Sm *s, int mem)    /* is one free? */
 	return (~s->cu_busy & (mem ? s->cu_mask_mem : s->cu_mask_alu)) != 0;
 }
 void cu_stage(Sm *s);                              /* read arbitration and dispatch */
+void cu_mem_wake(Sm *s, int64_t t);                /* a cache takes reads again at t */
 
 /* pipe.c */
 void pipe_init(Sm *s);
