@@ -207,7 +207,7 @@ static int try_issue(Sm *s, Sched *sc, int li)
 	int ldst = ti->unit == TU_LDST;
 	if (ti->unit != TU_NONE && !cu_free(s, ldst)) {
 		if (ldst) sc->mem_refused = 1;
-		else sc->rf_refused = 1;
+		else sc->cu_refused = 1;
 		return 0;
 	}
 	int mem = 0;
@@ -286,7 +286,7 @@ static int order(Sm *s, Sched *sc, uint64_t cand, int *out)
 static uint8_t reason(const Sched *sc)
 {
 	if (!sc->live && !sc->nwait[WAIT_DONE]) return ST_IDLE;
-	if (sc->rf_refused) return ST_RF;
+	if (sc->rf_refused || sc->cu_refused) return ST_RF;
 	if (sc->mem_refused || sc->nwait[WAIT_MEM]) return ST_MEM;
 	if (sc->nwait[WAIT_SB]) return ST_SB;
 	if (sc->nwait[WAIT_BAR]) return ST_BAR;
@@ -321,7 +321,7 @@ int sched_issue(Sm *s)
 		Sched *sc = &s->sched[k];
 		sc->issued = 0;
 		if (!sc->ready && !sc->dirty) continue;
-		sc->dirty = sc->rf_refused = sc->mem_refused = 0;
+		sc->dirty = sc->rf_refused = sc->cu_refused = sc->mem_refused = 0;
 		if (s->policy == P_TWOLEVEL) refill(s, sc);
 		uint64_t cand = sc->ready & sc->active;
 		if (cand) pick(s, sc, cand);

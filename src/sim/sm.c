@@ -162,8 +162,9 @@ void sm_cycle(Sm *s, int64_t now)
 	/* Must the SM run again next cycle?  After the issue stage every ready
 	 * active warp was tried, unless its scheduler issued; one that is still
 	 * ready was refused by the RF model (which may change its mind any
-	 * cycle) or found no free collector (which cannot change before
-	 * cu_wake).  Otherwise it sleeps until its next event. */
+	 * cycle: busy) or found no free collector (which cannot change before
+	 * cu_wake, nor the warps' states before an event).  Otherwise it
+	 * sleeps until its next event. */
 	int64_t nx = busy ? now + 1 : SM_NEVER;
 	if (s->cu_busy && s->cu_wake < nx) nx = s->cu_wake;
 	int64_t te = evq_next(&s->evq, now);

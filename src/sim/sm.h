@@ -77,9 +77,10 @@ typedef struct Sched {        /* hot fields first: one cache line */
 	int32_t nactive;
 	int32_t last;            /* local index issued last (greedy, round robin) */
 	uint8_t reason;          /* stall reason of the last cycle it could not issue */
-	uint8_t rf_refused;      /* this cycle: a warp was refused by the RF or collectors */
+	uint8_t rf_refused;      /* this cycle: a warp was refused by the RF model */
 	uint8_t mem_refused;     /* ... by the memory pipeline (no memory collector) */
 	uint8_t issued;          /* this cycle: it issued */
+	uint8_t cu_refused;      /* ... found no free collector (none frees before cu_wake) */
 	uint8_t dirty;           /* a warp changed state since it last looked */
 	int32_t nwait[NWAIT];    /* parked warps per reason */
 	int32_t nw;              /* warp slots it owns */
