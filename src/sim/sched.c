@@ -109,6 +109,16 @@ void sched_warp_exited(Sm *s, TWarp *w)
 	sc->live &= ~(1ull << w->lidx);
 }
 
+void sched_set_npc(Sm *s, TWarp *w, int32_t pc)
+{
+	Sched *sc = &s->sched[w->sched];
+	uint64_t bit = 1ull << w->lidx;
+	int unit = pc >= 0 ? s->tp->ins[pc].unit : TU_NONE;
+	w->npc = pc;
+	sc->nx_mem = unit == TU_LDST ? sc->nx_mem | bit : sc->nx_mem & ~bit;
+	sc->nx_alu = unit != TU_LDST && unit != TU_NONE ? sc->nx_alu | bit : sc->nx_alu & ~bit;
+}
+
 /* two-level: fill the active set from pending warps that could issue */
 static void refill(Sm *s, Sched *sc)
 {
@@ -161,13 +171,13 @@ static void after_exec(Sm *s, Sched *sc, TWarp *w, int r, const TIns *ti)
 	} else if (r == EX_DONE) {
 		sched_warp_exited(s, w);
 		sm_park(s, w, WAIT_DONE);
-		w->npc = -1;
+		sched_set_npc(s, w, -1);
 	} else if (ti && ti->flags & TF_BRANCH) {
 		sm_park(s, w, WAIT_BR);
 	}
 	if (r == EX_BARRIER || r == EX_DONE || (ti && ti->flags & TF_BARRIER))
 		sm_release_barriers(s, cs);
-	if (r != EX_DONE) w->npc = sm_peek(s, w->fw);
+	if (r != EX_DONE) sched_set_npc(s, w, sm_peek(s, w->fw));
 	if (r == EX_DONE && !w->inflight) sm_warp_finished(s, w);
 }
 
@@ -296,6 +306,17 @@ static uint8_t reason(const Sched *sc)
 /* try the candidates in policy order until one issues */
 static void pick(Sm *s, Sched *sc, uint64_t cand)
 {
+	/* candidates whose kind of collector is all taken cannot issue
+	 * (try_issue's first test), whatever the order */
+	if (!cu_free(s, 1) && cand & sc->nx_mem) {
+		sc->mem_refused = 1;
+		cand &= ~sc->nx_mem;
+	}
+	if (!cu_free(s, 0) && cand & sc->nx_alu) {
+		sc->cu_refused = 1;
+		cand &= ~sc->nx_alu;
+	}
+	if (!cand) return;
 	int greedy = s->policy == P_GTO || (s->policy == P_TWOLEVEL && s->inner == I_GREEDY);
 	if (greedy && !s->rf->priority && sc->last >= 0 && cand >> sc->last & 1) {
 		if (try_issue(s, sc, sc->last)) return;        /* the common case, no ordering */

@@ -274,7 +274,7 @@ void sm_launch_cta(Sm *s, int32_t slot, uint64_t id, int64_t t)
 		w->fw = &c->warps[i];
 		w->fw->trace = &s->trace;
 		w->cta = slot;
-		w->npc = sm_peek(s, w->fw);
+		sched_set_npc(s, w, sm_peek(s, w->fw));
 		w->inflight = 0;
 		w->age = s->tg->age++;
 		sb_reset(s, w);

@@ -74,6 +74,8 @@ typedef struct Sched {        /* hot fields first: one cache line */
 	uint64_t ready;          /* local warps not parked */
 	uint64_t live;           /* local warps holding a warp that has not exited */
 	uint64_t active;         /* active set (all live warps unless two-level) */
+	uint64_t nx_mem, nx_alu; /* warps whose next instruction needs a memory / another
+	                            collector (a full set of them rules these out at once) */
 	int32_t nactive;
 	int32_t last;            /* local index issued last (greedy, round robin) */
 	uint8_t reason;          /* stall reason of the last cycle it could not issue */
@@ -212,6 +214,7 @@ int sm_dump(const Sm *s, int lines);               /* warps' states into err_app
 void sched_init(Sm *s);
 int sched_issue(Sm *s);                            /* the issue stage; 1: busy next cycle */
 void sched_warp_added(Sm *s, TWarp *w);
+void sched_set_npc(Sm *s, TWarp *w, int32_t pc);   /* the warp's next instruction is pc */
 void sched_warp_exited(Sm *s, TWarp *w);
 
 /* scoreboard.c */
