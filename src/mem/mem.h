@@ -81,6 +81,8 @@ void memop_build(MemOp *op, const struct StepTrace *tr, const CoalesceCfg *cc,
 typedef struct Cache {
 	int32_t sets, ways;      /* sets = 0: no cache (every lookup misses) */
 	uint32_t set_div;        /* line address is divided by this before the set index */
+	uint32_t div_shift, set_mask;   /* both powers of two: shift and mask instead */
+	int pow2;
 	uint64_t *tag;           /* line address + 1; 0 = invalid */
 	int64_t *ready;          /* cycle the line's data is there; MEM_PENDING = unknown */
 	uint64_t *stamp;         /* last use, for LRU */
