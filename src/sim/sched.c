@@ -216,8 +216,7 @@ static int try_issue(Sm *s, Sched *sc, int li)
 	const TIns *ti = &s->tp->ins[w->npc];
 	int ldst = ti->unit == TU_LDST;
 	if (ti->unit != TU_NONE && !cu_free(s, ldst)) {
-		if (ldst) sc->mem_refused = 1;
-		else sc->cu_refused = 1;
+		sc->refused |= ldst ? REF_MEM : REF_CU;
 		return 0;
 	}
 	int mem = 0;
@@ -229,7 +228,7 @@ static int try_issue(Sm *s, Sched *sc, int li)
 		return 0;
 	}
 	if (s->rf->can_issue && !s->rf->can_issue(s->rfm, s->now, sc->slot[li], ti)) {
-		sc->rf_refused = 1;
+		sc->refused |= REF_RF;
 		return 0;
 	}
 	issue(s, sc, w, ti, ti->unit != TU_NONE ? cu_alloc(s, ldst) : -1);
@@ -296,8 +295,8 @@ static int order(Sm *s, Sched *sc, uint64_t cand, int *out)
 static uint8_t reason(const Sched *sc)
 {
 	if (!sc->live && !sc->nwait[WAIT_DONE]) return ST_IDLE;
-	if (sc->rf_refused || sc->cu_refused) return ST_RF;
-	if (sc->mem_refused || sc->nwait[WAIT_MEM]) return ST_MEM;
+	if (sc->refused & (REF_RF | REF_CU)) return ST_RF;
+	if (sc->refused & REF_MEM || sc->nwait[WAIT_MEM]) return ST_MEM;
 	if (sc->nwait[WAIT_SB]) return ST_SB;
 	if (sc->nwait[WAIT_BAR]) return ST_BAR;
 	return ST_OTHER;
@@ -309,11 +308,11 @@ static void pick(Sm *s, Sched *sc, uint64_t cand)
 	/* candidates whose kind of collector is all taken cannot issue
 	 * (try_issue's first test), whatever the order */
 	if (!cu_free(s, 1) && cand & sc->nx_mem) {
-		sc->mem_refused = 1;
+		sc->refused |= REF_MEM;
 		cand &= ~sc->nx_mem;
 	}
 	if (!cu_free(s, 0) && cand & sc->nx_alu) {
-		sc->cu_refused = 1;
+		sc->refused |= REF_CU;
 		cand &= ~sc->nx_alu;
 	}
 	if (!cand) return;
@@ -342,13 +341,13 @@ int sched_issue(Sm *s)
 		Sched *sc = &s->sched[k];
 		sc->issued = 0;
 		if (!sc->ready && !sc->dirty) continue;
-		sc->dirty = sc->rf_refused = sc->cu_refused = sc->mem_refused = 0;
+		sc->dirty = sc->refused = 0;
 		if (s->policy == P_TWOLEVEL) refill(s, sc);
 		uint64_t cand = sc->ready & sc->active;
 		if (cand) pick(s, sc, cand);
 		if (s->tg->fault) return 0;
 		if (!sc->issued) sc->reason = reason(sc);
-		busy |= sc->issued | sc->rf_refused;
+		busy |= sc->issued | (sc->refused & REF_RF);
 		busy |= (sc->ready & sc->live & ~sc->active) && sc->nactive < s->nactive_max;
 	}
 	return busy;

@@ -54,6 +54,12 @@ enum {                       /* why a scheduler slot issued nothing (Sched.reaso
 	ST_OTHER,                /* branch in flight, two-level pending, draining */
 };
 
+enum {                       /* Sched.refused */
+	REF_RF  = 1,             /* by the RF model (may change its mind any cycle) */
+	REF_CU  = 2,             /* no free arithmetic collector (none frees before cu_wake) */
+	REF_MEM = 4,             /* no free memory collector */
+};
+
 typedef struct TWarp {
 	Warp *fw;                /* the functional warp */
 	int32_t cta;             /* CTA slot, -1 when free */
@@ -79,10 +85,10 @@ typedef struct Sched {        /* hot fields first: one cache line */
 	int32_t nactive;
 	int32_t last;            /* local index issued last (greedy, round robin) */
 	uint8_t reason;          /* stall reason of the last cycle it could not issue */
-	uint8_t rf_refused;      /* this cycle: a warp was refused by the RF model */
-	uint8_t mem_refused;     /* ... by the memory pipeline (no memory collector) */
+	uint8_t refused;         /* this cycle, REF_* bits: why ready warps were refused
+	                            (one byte, written and read as one) */
+	uint8_t pad_;
 	uint8_t issued;          /* this cycle: it issued */
-	uint8_t cu_refused;      /* ... found no free collector (none frees before cu_wake) */
 	uint8_t dirty;           /* a warp changed state since it last looked */
 	int32_t nwait[NWAIT];    /* parked warps per reason */
 	int32_t nw;              /* warp slots it owns */
