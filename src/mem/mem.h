@@ -131,6 +131,7 @@ typedef struct SmCache {
 	int32_t unalloc;         /* MSHRs in flight without a cache line (looked up by address) */
 	int64_t scan_at, scan_next;   /* MSHR count valid from scan_at until scan_next ... */
 	int32_t scan_free;            /* ... : MSHRs free (scan_at = -1: stale) */
+	int32_t nfull;                /* MSHRs with every merge slot taken */
 } SmCache;
 
 void smc_init(SmCache *s, int kind, int32_t sm, MemSys *ms, int64_t bytes, int64_t assoc,

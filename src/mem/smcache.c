@@ -97,6 +97,7 @@ int smc_can_read(SmCache *s, const uint64_t *la, int n, int64_t now)
 {
 	if (now < s->retry) return 0;
 	int need = 0, free_m = free_mshrs(s, now);
+	if (!s->nfull && free_m >= n) return 1;    /* nothing below can refuse */
 	for (int i = 0; i < n; i++) {
 		int32_t k = cache_find(&s->c, la[i]);
 		if (k >= 0 && s->c.ready[k] != MEM_PENDING) continue;
@@ -134,6 +135,7 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 		if (r != MEM_PENDING) return r > t + s->lat ? r : t + s->lat;
 		Mshr *m = &s->m[s->c.mshr[k]];
 		m->w[m->nw++] = waiter;
+		s->nfull += m->nw == s->merge;
 		return MEM_PENDING;
 	}
 	(*s->misses)++;
@@ -141,6 +143,7 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 		Mshr *m = &s->m[j];
 		if (m->free_at == MEM_PENDING && m->la == la && m->nw < s->merge) {
 			m->w[m->nw++] = waiter;
+			s->nfull += m->nw == s->merge;
 			return MEM_PENDING;
 		}
 	}
@@ -155,6 +158,7 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 	m->free_at = MEM_PENDING;
 	m->nw = 1;
 	m->w[0] = waiter;
+	s->nfull += s->merge == 1;
 	m->line = cache_victim(&s->c, la, t);
 	s->unalloc += m->line < 0;
 	if (m->line >= 0) {
@@ -185,6 +189,7 @@ void smc_fill(SmCache *s, int32_t j, int64_t t)
 		s->retry = t;
 		s->done(s->ctx, -1, t);
 	}
+	s->nfull -= m->nw >= s->merge;
 	for (int32_t i = 0; i < m->nw; i++) s->done(s->ctx, m->w[i], t);
 	m->nw = 0;
 }
