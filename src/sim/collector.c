@@ -75,6 +75,7 @@ void cu_stage(Sm *s)
 			int64_t t = mem && mem_t ? mem_t : pipe_dispatch(s, u);
 			if (!t) {
 				s->cu_busy &= ~(1ull << i);
+				s->cu_epoch++;
 				continue;
 			}
 			if (mem && !mem_t) mem_t = t;

@@ -333,7 +333,8 @@ static void pick(Sm *s, Sched *sc, uint64_t cand)
 /* The issue stage; returns 1 if the SM must run next cycle (see sm.c's
  * busy rule).  A scheduler with no ready warp whose warps did not change
  * state since it last looked cannot issue and keeps its stall reason, so
- * it is skipped. */
+ * it is skipped; so is one whose ready warps were all refused for want of
+ * a collector, until a collector frees (Sched.stuck). */
 int sched_issue(Sm *s)
 {
 	int busy = 0;
@@ -341,14 +342,17 @@ int sched_issue(Sm *s)
 		Sched *sc = &s->sched[k];
 		sc->issued = 0;
 		if (!sc->ready && !sc->dirty) continue;
+		if (sc->stuck && !sc->dirty && sc->epoch == s->cu_epoch) continue;
 		sc->dirty = sc->refused = 0;
+		sc->epoch = s->cu_epoch;
 		if (s->policy == P_TWOLEVEL) refill(s, sc);
 		uint64_t cand = sc->ready & sc->active;
 		if (cand) pick(s, sc, cand);
 		if (s->tg->fault) return 0;
 		if (!sc->issued) sc->reason = reason(sc);
-		busy |= sc->issued | (sc->refused & REF_RF);
-		busy |= (sc->ready & sc->live & ~sc->active) && sc->nactive < s->nactive_max;
+		int refill = (sc->ready & sc->live & ~sc->active) && sc->nactive < s->nactive_max;
+		busy |= sc->issued | (sc->refused & REF_RF) | refill;
+		sc->stuck = !sc->issued && !(sc->refused & REF_RF) && !refill;
 	}
 	return busy;
 }

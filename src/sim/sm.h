@@ -90,6 +90,10 @@ typedef struct Sched {        /* hot fields first: one cache line */
 	uint8_t pad_;
 	uint8_t issued;          /* this cycle: it issued */
 	uint8_t dirty;           /* a warp changed state since it last looked */
+	uint8_t stuck;           /* its last look issued nothing and only full collectors
+	                            refused it: until a warp changes state or a collector
+	                            frees (cu_epoch), looking again finds the same */
+	uint32_t epoch;          /* cu_epoch at its last look */
 	int32_t nwait[NWAIT];    /* parked warps per reason */
 	int32_t nw;              /* warp slots it owns */
 	int32_t slot[SCHED_MAXW];/* local index -> SM warp slot */
@@ -130,6 +134,7 @@ typedef struct Sm {           /* fields used every cycle first */
 	int64_t next;            /* next cycle it must be stepped (SM_NEVER: asleep) */
 	int64_t acct;            /* stall slots accounted up to (excluding) this cycle */
 	uint64_t cu_busy;        /* bit i: collector unit i holds an instruction */
+	uint32_t cu_epoch;       /* collector units freed so far */
 	int64_t cu_wake;         /* earliest cycle a busy unit can make progress */
 	uint64_t cu_mask_alu, cu_mask_mem;  /* the units of each kind */
 	int32_t ncu_ord;         /* busy units ... */
