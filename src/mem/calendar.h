@@ -13,10 +13,12 @@
  * request take the first gap at or after its arrival that is long enough:
  * first come in arrival time, booking order only breaking ties.
  *
- * Intervals end before `now` are dropped as time passes; adjacent ones
- * merge, so the list stays a few entries long.  If it is full (CAL_MAX
- * disjoint intervals in the future: a saturated resource) the request
- * goes after the last one, which is what a saturated FIFO does anyway.
+ * Intervals that end at or before `past` -- the cycle before which no
+ * request can arrive any more (the memory system's current cycle) -- are
+ * dropped; adjacent ones merge, so the list stays a few entries long.  If
+ * it is full all the same (CAL_MAX disjoint intervals ahead: a saturated
+ * resource) the request goes after the last one, which is what a
+ * saturated FIFO does anyway.
  */
 #ifndef RFSIM_MEM_CALENDAR_H
 #define RFSIM_MEM_CALENDAR_H
@@ -32,16 +34,17 @@ typedef struct Calendar {
 } Calendar;
 
 /* book len units at the first gap at or after t; the start */
-static inline int64_t cal_book(Calendar *c, int64_t t, int64_t len)
+static inline int64_t cal_book(Calendar *c, int64_t t, int64_t len, int64_t past)
 {
 	int32_t i = 0;
-	while (i < c->n && c->e[i] <= t) i++;            /* intervals over before t */
-	if (i > 0 && c->n == CAL_MAX && c->e[0] <= t) {  /* make room: drop the past */
+	while (i < c->n && c->e[i] <= past) i++;         /* over: drop them */
+	if (i) {
 		memmove(c->s, c->s + i, (size_t)(c->n - i) * sizeof *c->s);
 		memmove(c->e, c->e + i, (size_t)(c->n - i) * sizeof *c->e);
 		c->n -= i;
 		i = 0;
 	}
+	while (i < c->n && c->e[i] <= t) i++;            /* over before t */
 	for (; i < c->n; i++) {                          /* gap before interval i? */
 		if (c->s[i] >= t + len) break;
 		if (c->e[i] > t) t = c->e[i];

@@ -134,7 +134,7 @@ void dram_access(Dram *d, uint64_t la, int64_t t, int32_t mshr)
 	uint64_t r = la / (uint64_t)d->nch / d->lines_per_row;
 	count(d, mshr < 0);
 	if (d->fixed) {
-		int64_t end = cal_book(&ch->bus, t * 256, d->burst) + d->burst;
+		int64_t end = cal_book(&ch->bus, t * 256, d->burst, d->ms->now * 256) + d->burst;
 		int64_t done = t + d->lat;
 		if (ceil256(end) > done) done = ceil256(end);
 		if (mshr >= 0) memsys_l2_fill(d->ms, mshr, done);
@@ -169,7 +169,7 @@ static void issue(Dram *d, Chan *ch, int32_t i, int64_t now)
 		b->row = q.row;
 		col = act + d->trcd;
 	}
-	int64_t end = cal_book(&ch->bus, (col + d->tcl) * 256, d->burst) + d->burst;
+	int64_t end = cal_book(&ch->bus, (col + d->tcl) * 256, d->burst, now * 256) + d->burst;
 	b->ready = col + ceil256(d->burst);
 	if (q.mshr >= 0) memsys_l2_fill(d->ms, q.mshr, ceil256(end) + d->ctrl);
 }

@@ -124,7 +124,7 @@ static int64_t bank_slot(MemSys *ms, uint64_t la, int64_t t, struct L2Bank **bk)
 {
 	struct L2Bank *b = &ms->bank[la % (uint64_t)ms->nbank];
 	*bk = b;
-	return cal_book(&b->busy, t, 1);
+	return cal_book(&b->busy, t, 1, ms->now);
 }
 
 void memsys_read(MemSys *ms, int32_t sm, int kind, int32_t id, uint64_t la, int64_t t,
@@ -186,4 +186,8 @@ void memsys_write(MemSys *ms, int32_t sm, uint64_t la, int64_t t)
 
 int64_t memsys_next(const MemSys *ms) { return dram_next(ms->dram); }
 
-void memsys_step(MemSys *ms, int64_t now) { dram_step(ms->dram, now); }
+void memsys_step(MemSys *ms, int64_t now)
+{
+	ms->now = now;
+	dram_step(ms->dram, now);
+}

@@ -152,6 +152,7 @@ typedef struct Dram Dram;
 
 struct MemSys {
 	int32_t nsm;
+	int64_t now;             /* the current cycle (memsys_step): no request arrives before */
 	uint32_t line_bytes;
 	int64_t icnt;            /* interconnect latency, each way */
 	int64_t l2_lat;
