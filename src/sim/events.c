@@ -21,6 +21,7 @@ void evq_init(EventQ *q, int32_t cap)
 	q->capheap = 16;
 	q->heap = xmalloc((size_t)q->capheap * sizeof *q->heap);
 	q->nheap = 0;
+	q->htop = INT64_MAX;
 	q->seq = 0;
 	q->next_ok = 0;
 }
@@ -49,6 +50,7 @@ static void heap_push(EventQ *q, const Event *x)
 		i = p;
 	}
 	q->heap[i] = *x;
+	q->htop = q->heap[0].t;
 }
 
 static void heap_pop(EventQ *q, Event *top)
@@ -65,6 +67,7 @@ static void heap_pop(EventQ *q, Event *top)
 		i = c;
 	}
 	if (n) q->heap[i] = x;
+	q->htop = n ? q->heap[0].t : INT64_MAX;
 }
 
 static int32_t take(EventQ *q)
@@ -103,7 +106,7 @@ void evq_push(EventQ *q, const Event *e, int64_t now)
 
 int evq_pop(EventQ *q, int64_t now, Event *e)
 {
-	if (q->nheap && q->heap[0].t <= now) {
+	if (q->htop <= now) {
 		heap_pop(q, e);
 		q->next_ok = 0;
 		return 1;
@@ -125,7 +128,7 @@ int evq_pop(EventQ *q, int64_t now, Event *e)
 
 static int64_t scan(const EventQ *q, int64_t now)
 {
-	int64_t t = q->nheap ? q->heap[0].t : INT64_MAX;
+	int64_t t = q->htop;
 	if (!q->nwheel) return t;
 	int32_t b0 = (int32_t)(now & MASK);
 	for (int32_t k = 0; k <= EVQ_WHEEL / 64; k++) {   /* buckets from now on, circularly */

@@ -35,6 +35,8 @@ typedef struct Event {       /* a writeback (or branch resolution) due at t */
 typedef struct EventQ {
 	int32_t nwheel;          /* events in the wheel */
 	int32_t nheap;           /* events in the heap */
+	int64_t htop;            /* the heap's earliest cycle, INT64_MAX if empty (spares a
+	                            cache miss on every pop) */
 	int32_t free;            /* pool's free list (through .next) */
 	int32_t cap, capheap;
 	uint64_t seq;
