@@ -65,12 +65,12 @@ void cu_stage(Sm *s)
 		int i = s->cu_ord[k];
 		CU *u = &s->cu[i];
 		int mem = (int)(s->cu_mask_mem >> i & 1);
-		if (u->wake > now) {
-			if (mem && !mem_t && !u->pending && u->ready <= now) mem_t = u->wake;
+		if (s->cu_wk[i] > now) {
+			if (mem && !mem_t && !u->pending && u->ready <= now) mem_t = s->cu_wk[i];
 		} else if (u->pending && (read_operands(s, u), u->pending)) {
-			u->wake = now + 1;
+			s->cu_wk[i] = now + 1;
 		} else if (u->ready > now) {
-			u->wake = u->ready;
+			s->cu_wk[i] = u->ready;
 		} else {
 			int64_t t = mem && mem_t ? mem_t : pipe_dispatch(s, u);
 			if (!t) {
@@ -79,10 +79,10 @@ void cu_stage(Sm *s)
 				continue;
 			}
 			if (mem && !mem_t) mem_t = t;
-			u->wake = t;
+			s->cu_wk[i] = t;
 		}
 		s->cu_ord[n++] = (int8_t)i;
-		if (u->wake < wake) wake = u->wake;
+		if (s->cu_wk[i] < wake) wake = s->cu_wk[i];
 	}
 	s->ncu_ord = n;
 	if (wake < s->cu_wake) s->cu_wake = wake;
@@ -91,8 +91,8 @@ void cu_stage(Sm *s)
 void cu_mem_wake(Sm *s, int64_t t)
 {
 	for (int32_t k = 0; k < s->ncu_ord; k++) {
-		CU *u = &s->cu[s->cu_ord[k]];
-		if (s->cu_mask_mem >> s->cu_ord[k] & 1 && u->wake > t) u->wake = t;
+		int i = s->cu_ord[k];
+		if (s->cu_mask_mem >> i & 1 && s->cu_wk[i] > t) s->cu_wk[i] = t;
 	}
 	if (s->cu_busy && t < s->cu_wake) s->cu_wake = t;
 }

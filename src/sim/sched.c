@@ -147,7 +147,7 @@ static void prepare_cu(Sm *s, TWarp *w, const TIns *ti, int cu, int32_t pc, int3
 	u->pending = ti->nrd_reg ? (~0ull >> (64 - ti->nrd_reg)) : 0;
 	u->ready = s->now + 1;
 	u->extra = diverged ? s->diverge : 0;
-	u->wake = s->now + 1;
+	s->cu_wk[cu] = s->now + 1;
 	s->cu_ord[s->ncu_ord++] = (int8_t)cu;
 	if (ti->flags & TF_MEM) {
 		pipe_memop(s, w, u, ti);

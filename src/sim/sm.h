@@ -114,7 +114,6 @@ typedef struct CU {          /* an operand collector unit */
 	uint64_t pending;        /* register reads not granted yet (bit i = read i) */
 	int64_t ready;           /* cycle all granted reads have arrived */
 	int64_t extra;           /* extra cycles in its unit (a divergent branch) */
-	int64_t wake;            /* cycle it can next make progress */
 	Event ev;                /* its writeback, prepared at issue */
 	MemOp *mop;              /* memory collectors: the access, built at issue */
 } CU;
@@ -139,6 +138,8 @@ typedef struct Sm {           /* fields used every cycle first */
 	uint64_t cu_mask_alu, cu_mask_mem;  /* the units of each kind */
 	int32_t ncu_ord;         /* busy units ... */
 	int8_t cu_ord[CU_MAX];   /* ... oldest instruction first */
+	int64_t cu_wk[CU_MAX];   /* per unit: cycle it can next make progress (here, not in
+	                            CU: the stage's sweep reads one line, not one per unit) */
 	int32_t ncu, ncu_mem;    /* units: [0, ncu) non-memory, [ncu, ncu + ncu_mem) memory */
 	int32_t nsched;
 	int32_t resident;        /* live warps (occupancy) */
