@@ -173,7 +173,9 @@ def test_ideal_not_slower_than_baseline(models):
             assert i <= b * (1 + ANOMALY), f"{c} {w}: ideal {i} cycles, baseline {b}"
             ratios.append(i / b)
         geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
-        assert geo <= 1.0, f"{c}: ideal/baseline geometric mean {geo}"
+        # the whole suite's mean: the sanitizer build's first few workloads
+        # are too few for the anomalies to cancel
+        assert SAN or geo <= 1.0, f"{c}: ideal/baseline geometric mean {geo}"
 
 
 def test_deterministic(suite):
