@@ -21,6 +21,10 @@ void cache_init(Cache *c, int64_t bytes, int64_t assoc, uint32_t line_bytes, uin
 	c->ways = (int32_t)(assoc < lines ? assoc : lines);
 	c->sets = c->ways ? (int32_t)(lines / c->ways) : 0;
 	c->set_div = set_div ? set_div : 1;
+	c->pow2 = c->sets && !(c->sets & (c->sets - 1)) && !(c->set_div & (c->set_div - 1));
+	c->set_mask = c->sets ? (uint32_t)c->sets - 1 : 0;
+	c->div_shift = 0;
+	while ((1u << c->div_shift) < c->set_div) c->div_shift++;
 	c->clock = 0;
 	size_t n = (size_t)c->sets * (size_t)c->ways + 1;
 	c->tag = xcalloc(n, sizeof *c->tag);
@@ -41,6 +45,7 @@ void cache_fini(Cache *c)
 
 static inline int32_t set_base(const Cache *c, uint64_t la)
 {
+	if (c->pow2) return (int32_t)((la >> c->div_shift) & c->set_mask) * c->ways;
 	return (int32_t)((la / c->set_div) % (uint64_t)c->sets) * c->ways;
 }
 

@@ -12,7 +12,8 @@
  * LTRF's Table 3.  Timing per request: an open-row hit needs tCL; a
  * closed bank tRCD + tCL; a row conflict waits for tRAS since the
  * activation, then tRP + tRCD + tCL.  The data then takes the channel's
- * data bus for line_bytes / dram.bytes_per_cycle cycles (kept in 1/256
+ * data bus -- its first free slot from tCL after the column command on,
+ * calendar.h -- for line_bytes / dram.bytes_per_cycle cycles (kept in 1/256
  * cycles so fractional bandwidths add up exactly), and dram.ctrl_ns of
  * controller and PHY latency is added to the answer.  Timings are in ns
  * (LTRF Table 3 gives GDDR5's) and turned into SM cycles with
@@ -21,7 +22,7 @@
  *
  * fixed: Gebhart et al.'s memory: every access takes dram.lat cycles,
  * at most one line per line_bytes / dram.bytes_per_cycle cycles per
- * channel.  No queue: the answer is known when the request arrives.
+ * channel (the first free bus slot from its arrival on).  No queue: the answer is known when the request arrives.
  *
  * Writes (dirty L2 victims) take the same bank and bus time and nobody
  * waits for them.
@@ -51,7 +52,7 @@ typedef struct Bank {
 typedef struct Chan {
 	Req *q; int32_t nq, capq;
 	Bank *bank;
-	int64_t bus_free;        /* 1/256 cycles */
+	Calendar bus;            /* data bus bookings, 1/256 cycles */
 	int64_t next;            /* cycle it needs a step, INT64_MAX = none */
 } Chan;
 
@@ -133,10 +134,9 @@ void dram_access(Dram *d, uint64_t la, int64_t t, int32_t mshr)
 	uint64_t r = la / (uint64_t)d->nch / d->lines_per_row;
 	count(d, mshr < 0);
 	if (d->fixed) {
-		int64_t start = t * 256 > ch->bus_free ? t * 256 : ch->bus_free;
-		ch->bus_free = start + d->burst;
+		int64_t end = cal_book(&ch->bus, t * 256, d->burst, d->ms->now * 256) + d->burst;
 		int64_t done = t + d->lat;
-		if (ceil256(ch->bus_free) > done) done = ceil256(ch->bus_free);
+		if (ceil256(end) > done) done = ceil256(end);
 		if (mshr >= 0) memsys_l2_fill(d->ms, mshr, done);
 		return;
 	}
@@ -169,11 +169,9 @@ static void issue(Dram *d, Chan *ch, int32_t i, int64_t now)
 		b->row = q.row;
 		col = act + d->trcd;
 	}
-	int64_t data = (col + d->tcl) * 256;
-	if (ch->bus_free > data) data = ch->bus_free;
-	ch->bus_free = data + d->burst;
+	int64_t end = cal_book(&ch->bus, (col + d->tcl) * 256, d->burst, now * 256) + d->burst;
 	b->ready = col + ceil256(d->burst);
-	if (q.mshr >= 0) memsys_l2_fill(d->ms, q.mshr, ceil256(ch->bus_free) + d->ctrl);
+	if (q.mshr >= 0) memsys_l2_fill(d->ms, q.mshr, ceil256(end) + d->ctrl);
 }
 
 static void step_chan(Dram *d, Chan *ch, int64_t now)

@@ -7,7 +7,8 @@
  *
  * L2: l2.banks banks interleaved by line, each a set-associative cache of
  * l2.bytes / l2.banks bytes that takes one request per cycle (a request
- * arriving while its bank is busy waits: bank contention).  A hit answers
+ * arriving while its bank is busy waits for the first free cycle: bank
+ * contention, first come first served by arrival cycle, calendar.h).  A hit answers
  * l2.lat cycles after the bank took it (plus the way back).  A miss takes
  * an L2 MSHR, which merges later misses to the same line without limit,
  * and goes to DRAM once the tags are checked; the line is allocated at
@@ -122,10 +123,8 @@ void memsys_l2_fill(MemSys *ms, int32_t j, int64_t t)
 static int64_t bank_slot(MemSys *ms, uint64_t la, int64_t t, struct L2Bank **bk)
 {
 	struct L2Bank *b = &ms->bank[la % (uint64_t)ms->nbank];
-	int64_t s = t > b->free ? t : b->free;
-	b->free = s + 1;
 	*bk = b;
-	return s;
+	return cal_book(&b->busy, t, 1, ms->now);
 }
 
 void memsys_read(MemSys *ms, int32_t sm, int kind, int32_t id, uint64_t la, int64_t t,
@@ -187,4 +186,8 @@ void memsys_write(MemSys *ms, int32_t sm, uint64_t la, int64_t t)
 
 int64_t memsys_next(const MemSys *ms) { return dram_next(ms->dram); }
 
-void memsys_step(MemSys *ms, int64_t now) { dram_step(ms->dram, now); }
+void memsys_step(MemSys *ms, int64_t now)
+{
+	ms->now = now;
+	dram_step(ms->dram, now);
+}

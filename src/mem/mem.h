@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "base/config.h"
+#include "mem/calendar.h"
 #include "sim/tstats.h"
 
 #define MEM_PENDING  INT64_MAX            /* a time not known yet */
@@ -80,6 +81,8 @@ void memop_build(MemOp *op, const struct StepTrace *tr, const CoalesceCfg *cc,
 typedef struct Cache {
 	int32_t sets, ways;      /* sets = 0: no cache (every lookup misses) */
 	uint32_t set_div;        /* line address is divided by this before the set index */
+	uint32_t div_shift, set_mask;   /* both powers of two: shift and mask instead */
+	int pow2;
 	uint64_t *tag;           /* line address + 1; 0 = invalid */
 	int64_t *ready;          /* cycle the line's data is there; MEM_PENDING = unknown */
 	uint64_t *stamp;         /* last use, for LRU */
@@ -126,6 +129,9 @@ typedef struct SmCache {
 	uint64_t *hits, *misses; /* counters in the SM's TStats */
 	int64_t retry;           /* smc_can_read fails before this cycle (MSHRs short) */
 	int32_t unalloc;         /* MSHRs in flight without a cache line (looked up by address) */
+	int64_t scan_at, scan_next;   /* MSHR count valid from scan_at until scan_next ... */
+	int32_t scan_free;            /* ... : MSHRs free (scan_at = -1: stale) */
+	int32_t nfull;                /* MSHRs with every merge slot taken */
 } SmCache;
 
 void smc_init(SmCache *s, int kind, int32_t sm, MemSys *ms, int64_t bytes, int64_t assoc,
@@ -146,11 +152,12 @@ typedef struct Dram Dram;
 
 struct MemSys {
 	int32_t nsm;
+	int64_t now;             /* the current cycle (memsys_step): no request arrives before */
 	uint32_t line_bytes;
 	int64_t icnt;            /* interconnect latency, each way */
 	int64_t l2_lat;
 	int32_t nbank;
-	struct L2Bank { Cache c; int64_t free; } *bank;
+	struct L2Bank { Cache c; Calendar busy; } *bank;
 	struct L2Mshr { uint64_t la; int32_t bank, line, head; } *m;
 	int32_t nm, capm, freem;
 	struct L2Wait { int32_t sm, kind, id, next; } *w;

@@ -49,6 +49,7 @@ void smc_init(SmCache *s, int kind, int32_t sm, MemSys *ms, int64_t bytes, int64
 	s->ctx = ctx;
 	s->hits = hits;
 	s->misses = misses;
+	s->scan_at = -1;
 }
 
 void smc_fini(SmCache *s)
@@ -58,13 +59,33 @@ void smc_fini(SmCache *s)
 	cache_fini(&s->c);
 }
 
+/* Free MSHRs at now, and the first cycle after now that one frees.  The
+ * count stays right until then unless an MSHR is taken or a fill time
+ * becomes known, which mark it stale: it is kept, not recounted on every
+ * attempt of a refused access. */
+static int32_t free_mshrs(SmCache *s, int64_t now)
+{
+	if (s->scan_at < 0 || now < s->scan_at || now >= s->scan_next) {
+		int32_t n = 0;
+		int64_t next = MEM_PENDING;
+		for (int32_t j = 0; j < s->nm; j++) {
+			int64_t f = s->m[j].free_at;
+			if (f <= now) n++;
+			else if (f < next) next = f;
+		}
+		s->scan_at = now;
+		s->scan_next = next;
+		s->scan_free = n;
+	}
+	return s->scan_free;
+}
+
 /* a read cannot be accepted: nothing changes before an MSHR frees (a fill
  * whose time is known, or one that becomes known: smc_fill lowers retry) */
 static int blocked(SmCache *s, int64_t now)
 {
-	s->retry = MEM_PENDING;
-	for (int32_t j = 0; j < s->nm; j++)
-		if (s->m[j].free_at > now && s->m[j].free_at < s->retry) s->retry = s->m[j].free_at;
+	free_mshrs(s, now);
+	s->retry = s->scan_next;
 	return 0;
 }
 
@@ -75,8 +96,8 @@ static int blocked(SmCache *s, int64_t now)
 int smc_can_read(SmCache *s, const uint64_t *la, int n, int64_t now)
 {
 	if (now < s->retry) return 0;
-	int need = 0, free_m = 0;
-	for (int32_t j = 0; j < s->nm; j++) free_m += s->m[j].free_at <= now;
+	int need = 0, free_m = free_mshrs(s, now);
+	if (!s->nfull && free_m >= n) return 1;    /* nothing below can refuse */
 	for (int i = 0; i < n; i++) {
 		int32_t k = cache_find(&s->c, la[i]);
 		if (k >= 0 && s->c.ready[k] != MEM_PENDING) continue;
@@ -114,6 +135,7 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 		if (r != MEM_PENDING) return r > t + s->lat ? r : t + s->lat;
 		Mshr *m = &s->m[s->c.mshr[k]];
 		m->w[m->nw++] = waiter;
+		s->nfull += m->nw == s->merge;
 		return MEM_PENDING;
 	}
 	(*s->misses)++;
@@ -121,6 +143,7 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 		Mshr *m = &s->m[j];
 		if (m->free_at == MEM_PENDING && m->la == la && m->nw < s->merge) {
 			m->w[m->nw++] = waiter;
+			s->nfull += m->nw == s->merge;
 			return MEM_PENDING;
 		}
 	}
@@ -130,10 +153,12 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 		return MEM_PENDING;
 	}
 	Mshr *m = &s->m[j];
+	s->scan_at = -1;
 	m->la = la;
 	m->free_at = MEM_PENDING;
 	m->nw = 1;
 	m->w[0] = waiter;
+	s->nfull += s->merge == 1;
 	m->line = cache_victim(&s->c, la, t);
 	s->unalloc += m->line < 0;
 	if (m->line >= 0) {
@@ -159,10 +184,12 @@ void smc_fill(SmCache *s, int32_t j, int64_t t)
 		s->unalloc--;
 	}
 	m->free_at = t;
+	s->scan_at = -1;
 	if (t < s->retry) {                       /* reads were refused: try again at t */
 		s->retry = t;
 		s->done(s->ctx, -1, t);
 	}
+	s->nfull -= m->nw >= s->merge;
 	for (int32_t i = 0; i < m->nw; i++) s->done(s->ctx, m->w[i], t);
 	m->nw = 0;
 }

@@ -21,7 +21,9 @@ void evq_init(EventQ *q, int32_t cap)
 	q->capheap = 16;
 	q->heap = xmalloc((size_t)q->capheap * sizeof *q->heap);
 	q->nheap = 0;
+	q->htop = INT64_MAX;
 	q->seq = 0;
+	q->next_ok = 0;
 }
 
 void evq_fini(EventQ *q)
@@ -48,6 +50,7 @@ static void heap_push(EventQ *q, const Event *x)
 		i = p;
 	}
 	q->heap[i] = *x;
+	q->htop = q->heap[0].t;
 }
 
 static void heap_pop(EventQ *q, Event *top)
@@ -64,6 +67,7 @@ static void heap_pop(EventQ *q, Event *top)
 		i = c;
 	}
 	if (n) q->heap[i] = x;
+	q->htop = n ? q->heap[0].t : INT64_MAX;
 }
 
 static int32_t take(EventQ *q)
@@ -85,6 +89,7 @@ void evq_push(EventQ *q, const Event *e, int64_t now)
 	Event x = *e;
 	if (x.t <= now) x.t = now + 1;
 	x.seq = q->seq++;
+	if (q->next_ok && x.t < q->next) q->next = x.t;
 	if (x.t - now >= EVQ_WHEEL) {
 		heap_push(q, &x);
 		return;
@@ -101,13 +106,15 @@ void evq_push(EventQ *q, const Event *e, int64_t now)
 
 int evq_pop(EventQ *q, int64_t now, Event *e)
 {
-	if (q->nheap && q->heap[0].t <= now) {
+	if (q->htop <= now) {
 		heap_pop(q, e);
+		q->next_ok = 0;
 		return 1;
 	}
 	int32_t b = (int32_t)(now & MASK), i = q->head[b];
 	if (i < 0 || q->pool[i].t > now) return 0;
 	*e = q->pool[i];
+	q->next_ok = 0;
 	q->head[b] = e->next;
 	if (e->next < 0) {
 		q->tail[b] = -1;
@@ -119,9 +126,9 @@ int evq_pop(EventQ *q, int64_t now, Event *e)
 	return 1;
 }
 
-int64_t evq_next(const EventQ *q, int64_t now)
+static int64_t scan(const EventQ *q, int64_t now)
 {
-	int64_t t = q->nheap ? q->heap[0].t : INT64_MAX;
+	int64_t t = q->htop;
 	if (!q->nwheel) return t;
 	int32_t b0 = (int32_t)(now & MASK);
 	for (int32_t k = 0; k <= EVQ_WHEEL / 64; k++) {   /* buckets from now on, circularly */
@@ -135,4 +142,13 @@ int64_t evq_next(const EventQ *q, int64_t now)
 		return tw < t ? tw : t;
 	}
 	return t;
+}
+
+int64_t evq_next(EventQ *q, int64_t now)
+{
+	if (!q->next_ok) {
+		q->next = scan(q, now);
+		q->next_ok = 1;
+	}
+	return q->next;
 }

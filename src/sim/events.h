@@ -35,9 +35,14 @@ typedef struct Event {       /* a writeback (or branch resolution) due at t */
 typedef struct EventQ {
 	int32_t nwheel;          /* events in the wheel */
 	int32_t nheap;           /* events in the heap */
+	int64_t htop;            /* the heap's earliest cycle, INT64_MAX if empty (spares a
+	                            cache miss on every pop) */
 	int32_t free;            /* pool's free list (through .next) */
 	int32_t cap, capheap;
 	uint64_t seq;
+	int64_t next;            /* earliest due cycle, when next_ok (evq_next's answer kept
+	                            until an event due then is taken) */
+	int next_ok;
 	Event *pool;             /* wheel events */
 	Event *heap;
 	int32_t *head, *tail;    /* per bucket: first and last event */
@@ -50,6 +55,6 @@ void evq_fini(EventQ *q);
 void evq_push(EventQ *q, const Event *e, int64_t now);
 /* take the next event due at or before now into *e: 1, or 0 if none */
 int evq_pop(EventQ *q, int64_t now, Event *e);
-int64_t evq_next(const EventQ *q, int64_t now);   /* earliest due cycle, INT64_MAX if none */
+int64_t evq_next(EventQ *q, int64_t now);         /* earliest due cycle, INT64_MAX if none */
 
 #endif

@@ -62,16 +62,29 @@ static inline uint64_t extend(uint64_t v, int bytes, int sgn)
 	return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
 }
 
+/* (fixed-size copies for the common sizes: one move each, where a
+ * variable-size memcpy into v made every load a store-forwarding stall) */
 static inline uint64_t load_le(const uint8_t *p, int n)
 {
-	uint64_t v = 0;
-	memcpy(&v, p, (size_t)n);
-	return v;
+	uint8_t b; uint16_t h; uint32_t x; uint64_t v = 0;
+	switch (n) {
+	case 1: memcpy(&b, p, 1); return b;
+	case 2: memcpy(&h, p, 2); return h;
+	case 4: memcpy(&x, p, 4); return x;
+	case 8: memcpy(&v, p, 8); return v;
+	default: memcpy(&v, p, (size_t)n); return v;
+	}
 }
 
 static inline void store_le(uint8_t *p, int n, uint64_t v)
 {
-	memcpy(p, &v, (size_t)n);
+	uint8_t b = (uint8_t)v; uint16_t h = (uint16_t)v; uint32_t x = (uint32_t)v;
+	switch (n) {
+	case 1: memcpy(p, &b, 1); break;
+	case 2: memcpy(p, &h, 2); break;
+	case 4: memcpy(p, &x, 4); break;
+	default: memcpy(p, &v, (size_t)n); break;
+	}
 }
 
 /* exec_mem.c */

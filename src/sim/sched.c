@@ -120,6 +120,16 @@ void sched_warp_exited(Sm *s, TWarp *w)
 	sc->live &= ~(1ull << w->lidx);
 }
 
+void sched_set_npc(Sm *s, TWarp *w, int32_t pc)
+{
+	Sched *sc = &s->sched[w->sched];
+	uint64_t bit = 1ull << w->lidx;
+	int unit = pc >= 0 ? s->tp->ins[pc].unit : TU_NONE;
+	w->npc = pc;
+	sc->nx_mem = unit == TU_LDST ? sc->nx_mem | bit : sc->nx_mem & ~bit;
+	sc->nx_alu = unit != TU_LDST && unit != TU_NONE ? sc->nx_alu | bit : sc->nx_alu & ~bit;
+}
+
 /* two-level: fill the active set from pending warps that could issue */
 static void refill(Sm *s, Sched *sc)
 {
@@ -149,6 +159,8 @@ static void prepare_cu(Sm *s, TWarp *w, const TIns *ti, int cu, int32_t pc, int3
 	u->ready = s->now + 1;
 	u->extra = diverged ? s->diverge : 0;
 	if (ti->flags & TF_BRANCH && s->rf->branch_extra) u->extra += s->rf->branch_extra(s->rfm);
+	s->cu_wk[cu] = s->now + 1;
+	s->cu_ord[s->ncu_ord++] = (int8_t)cu;
 	if (ti->flags & TF_MEM) {
 		pipe_memop(s, w, u, ti);
 		longl = u->mop->long_lat && (ti->flags & TF_LOAD);
@@ -171,13 +183,13 @@ static void after_exec(Sm *s, Sched *sc, TWarp *w, int r, const TIns *ti)
 	} else if (r == EX_DONE) {
 		sched_warp_exited(s, w);
 		sm_park(s, w, WAIT_DONE);
-		w->npc = -1;
+		sched_set_npc(s, w, -1);
 	} else if (ti && ti->flags & TF_BRANCH) {
 		sm_park(s, w, WAIT_BR);
 	}
 	if (r == EX_BARRIER || r == EX_DONE || (ti && ti->flags & TF_BARRIER))
 		sm_release_barriers(s, cs);
-	if (r != EX_DONE) w->npc = sm_peek(s, w->fw);
+	if (r != EX_DONE) sched_set_npc(s, w, sm_peek(s, w->fw));
 	if (r == EX_DONE && !w->inflight) sm_warp_finished(s, w);
 }
 
@@ -217,8 +229,7 @@ static int try_issue(Sm *s, Sched *sc, int li)
 	const TIns *ti = &s->tp->ins[w->npc];
 	int ldst = ti->unit == TU_LDST;
 	if (ti->unit != TU_NONE && !cu_free(s, ldst)) {
-		if (ldst) sc->mem_refused = 1;
-		else sc->rf_refused = sc->cu_refused = 1;
+		sc->refused |= ldst ? REF_MEM : REF_CU;
 		return 0;
 	}
 	if (s->suspend_marked && s->policy == P_TWOLEVEL && s->tp->llstall[w->npc] &&
@@ -236,7 +247,7 @@ static int try_issue(Sm *s, Sched *sc, int li)
 		return 0;
 	}
 	if (s->rf->can_issue && !s->rf->can_issue(s->rfm, s->now, sc->slot[li], ti)) {
-		sc->rf_refused = 1;
+		sc->refused |= REF_RF;
 		return 0;
 	}
 	issue(s, sc, w, ti, ti->unit != TU_NONE ? cu_alloc(s, ldst) : -1);
@@ -303,8 +314,9 @@ static int order(Sm *s, Sched *sc, uint64_t cand, int *out)
 static uint8_t reason(const Sched *sc)
 {
 	if (!sc->live && !sc->nwait[WAIT_DONE]) return ST_IDLE;
-	if (sc->rf_refused) return sc->cu_refused || sc->mem_refused ? ST_RF : ST_RFMODEL;
-	if (sc->mem_refused) return ST_MEMPIPE;
+	if (sc->refused & (REF_RF | REF_CU))
+		return sc->refused & (REF_CU | REF_MEM) ? ST_RF : ST_RFMODEL;
+	if (sc->refused & REF_MEM) return ST_MEMPIPE;
 	if (sc->nwait[WAIT_MEM]) return ST_MEM;
 	if (sc->nwait[WAIT_SB]) return ST_SB;
 	if (sc->nwait[WAIT_BAR]) return ST_BAR;
@@ -314,6 +326,17 @@ static uint8_t reason(const Sched *sc)
 /* try the candidates in policy order until one issues */
 static void pick(Sm *s, Sched *sc, uint64_t cand)
 {
+	/* candidates whose kind of collector is all taken cannot issue
+	 * (try_issue's first test), whatever the order */
+	if (!cu_free(s, 1) && cand & sc->nx_mem) {
+		sc->refused |= REF_MEM;
+		cand &= ~sc->nx_mem;
+	}
+	if (!cu_free(s, 0) && cand & sc->nx_alu) {
+		sc->refused |= REF_CU;
+		cand &= ~sc->nx_alu;
+	}
+	if (!cand) return;
 	int greedy = s->policy == P_GTO || (s->policy == P_TWOLEVEL && s->inner == I_GREEDY);
 	if (greedy && !s->rf->priority && sc->last >= 0 && cand >> sc->last & 1) {
 		if (try_issue(s, sc, sc->last)) return;        /* the common case, no ordering */
@@ -331,7 +354,8 @@ static void pick(Sm *s, Sched *sc, uint64_t cand)
 /* The issue stage; returns 1 if the SM must run next cycle (see sm.c's
  * busy rule).  A scheduler with no ready warp whose warps did not change
  * state since it last looked cannot issue and keeps its stall reason, so
- * it is skipped. */
+ * it is skipped; so is one whose ready warps were all refused for want of
+ * a collector, until a collector frees (Sched.stuck). */
 int sched_issue(Sm *s)
 {
 	int busy = 0;
@@ -339,14 +363,17 @@ int sched_issue(Sm *s)
 		Sched *sc = &s->sched[k];
 		sc->issued = 0;
 		if (!sc->ready && !sc->dirty) continue;
-		sc->dirty = sc->rf_refused = sc->mem_refused = sc->cu_refused = 0;
+		if (sc->stuck && !sc->dirty && sc->epoch == s->cu_epoch) continue;
+		sc->dirty = sc->refused = 0;
+		sc->epoch = s->cu_epoch;
 		if (s->policy == P_TWOLEVEL) refill(s, sc);
 		uint64_t cand = sc->ready & sc->active;
 		if (cand) pick(s, sc, cand);
 		if (s->tg->fault) return 0;
 		if (!sc->issued) sc->reason = reason(sc);
-		busy |= sc->issued | sc->rf_refused;
-		busy |= (sc->ready & sc->live & ~sc->active) && sc->nactive < s->nactive_max;
+		int refill = (sc->ready & sc->live & ~sc->active) && sc->nactive < s->nactive_max;
+		busy |= sc->issued | (sc->refused & REF_RF) | refill;
+		sc->stuck = !sc->issued && !(sc->refused & REF_RF) && !refill;
 	}
 	return busy;
 }

@@ -110,6 +110,7 @@ void sm_mem_done(void *ctx, int32_t id, int64_t t)
 {
 	Sm *s = ctx;
 	if (id < 0) {                             /* a cache takes reads again: wake up */
+		cu_mem_wake(s, t);
 		if (t < s->next) s->next = t;
 		return;
 	}
@@ -167,8 +168,9 @@ void sm_cycle(Sm *s, int64_t now)
 	/* Must the SM run again next cycle?  After the issue stage every ready
 	 * active warp was tried, unless its scheduler issued; one that is still
 	 * ready was refused by the RF model (which may change its mind any
-	 * cycle) or found no free collector (which cannot change before
-	 * cu_wake).  Otherwise it sleeps until its next event. */
+	 * cycle: busy) or found no free collector (which cannot change before
+	 * cu_wake, nor the warps' states before an event).  Otherwise it
+	 * sleeps until its next event. */
 	int64_t nx = busy ? now + 1 : SM_NEVER;
 	if (s->cu_busy && s->cu_wake < nx) nx = s->cu_wake;
 	int64_t te = evq_next(&s->evq, now);
@@ -279,7 +281,7 @@ void sm_launch_cta(Sm *s, int32_t slot, uint64_t id, int64_t t)
 		w->fw = &c->warps[i];
 		w->fw->trace = &s->trace;
 		w->cta = slot;
-		w->npc = sm_peek(s, w->fw);
+		sched_set_npc(s, w, sm_peek(s, w->fw));
 		w->inflight = 0;
 		w->age = s->tg->age++;
 		sb_reset(s, w);

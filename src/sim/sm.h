@@ -57,6 +57,12 @@ enum {                       /* why a scheduler slot issued nothing (Sched.reaso
 	ST_OTHER,                /* branch in flight, two-level pending, draining */
 };
 
+enum {                       /* Sched.refused */
+	REF_RF  = 1,             /* by the RF model (may change its mind any cycle) */
+	REF_CU  = 2,             /* no free arithmetic collector (none frees before cu_wake) */
+	REF_MEM = 4,             /* no free memory collector */
+};
+
 typedef struct TWarp {
 	Warp *fw;                /* the functional warp */
 	int32_t cta;             /* CTA slot, -1 when free */
@@ -78,14 +84,20 @@ typedef struct Sched {        /* hot fields first: one cache line */
 	uint64_t ready;          /* local warps not parked */
 	uint64_t live;           /* local warps holding a warp that has not exited */
 	uint64_t active;         /* active set (all live warps unless two-level) */
+	uint64_t nx_mem, nx_alu; /* warps whose next instruction needs a memory / another
+	                            collector (a full set of them rules these out at once) */
 	int32_t nactive;
 	int32_t last;            /* local index issued last (greedy, round robin) */
 	uint8_t reason;          /* stall reason of the last cycle it could not issue */
-	uint8_t rf_refused;      /* this cycle: a warp was refused by the RF or collectors */
-	uint8_t mem_refused;     /* ... by the memory pipeline (no memory collector) */
-	uint8_t cu_refused;      /* ... by the collectors (no free one of its kind) */
+	uint8_t refused;         /* this cycle, REF_* bits: why ready warps were refused
+	                            (one byte, written and read as one) */
+	uint8_t pad_;
 	uint8_t issued;          /* this cycle: it issued */
 	uint8_t dirty;           /* a warp changed state since it last looked */
+	uint8_t stuck;           /* its last look issued nothing and only full collectors
+	                            refused it: until a warp changes state or a collector
+	                            frees (cu_epoch), looking again finds the same */
+	uint32_t epoch;          /* cu_epoch at its last look */
 	int32_t nwait[NWAIT];    /* parked warps per reason */
 	int32_t nw;              /* warp slots it owns */
 	int32_t slot[SCHED_MAXW];/* local index -> SM warp slot */
@@ -125,9 +137,13 @@ typedef struct Sm {           /* fields used every cycle first */
 	int64_t next;            /* next cycle it must be stepped (SM_NEVER: asleep) */
 	int64_t acct;            /* stall slots accounted up to (excluding) this cycle */
 	uint64_t cu_busy;        /* bit i: collector unit i holds an instruction */
+	uint32_t cu_epoch;       /* collector units freed so far */
 	int64_t cu_wake;         /* earliest cycle a busy unit can make progress */
 	uint64_t cu_mask_alu, cu_mask_mem;  /* the units of each kind */
-	int32_t cu_rr;           /* arbitration starts here */
+	int32_t ncu_ord;         /* busy units ... */
+	int8_t cu_ord[CU_MAX];   /* ... oldest instruction first */
+	int64_t cu_wk[CU_MAX];   /* per unit: cycle it can next make progress (here, not in
+	                            CU: the stage's sweep reads one line, not one per unit) */
 	int32_t ncu, ncu_mem;    /* units: [0, ncu) non-memory, [ncu, ncu + ncu_mem) memory */
 	int32_t nsched;
 	int32_t resident;        /* live warps (occupancy) */
@@ -216,6 +232,7 @@ int sm_dump(const Sm *s, int lines);               /* warps' states into err_app
 void sched_init(Sm *s);
 int sched_issue(Sm *s);                            /* the issue stage; 1: busy next cycle */
 void sched_warp_added(Sm *s, TWarp *w);
+void sched_set_npc(Sm *s, TWarp *w, int32_t pc);   /* the warp's next instruction is pc */
 void sched_warp_exited(Sm *s, TWarp *w);
 
 /* scoreboard.c */
@@ -235,6 +252,7 @@ static inline int cu_free(const Sm *s, int mem)    /* is one free? */
 	return (~s->cu_busy & (mem ? s->cu_mask_mem : s->cu_mask_alu)) != 0;
 }
 void cu_stage(Sm *s);                              /* read arbitration and dispatch */
+void cu_mem_wake(Sm *s, int64_t t);                /* a cache takes reads again at t */
 
 /* pipe.c */
 void pipe_init(Sm *s);
