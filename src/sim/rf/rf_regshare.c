@@ -75,7 +75,8 @@
  * Statistics (tstats.def): rs_shared_warps, rs_unshared_warps,
  * rs_lock_acquires, rs_lock_wait_cycles (from a warp's first refusal to
  * its acquisition), rs_dyn_denied; the timing model counts resident CTAs
- * and GPGPU-Sim's idle and stall slots for every model.
+ * and GPGPU-Sim's idle and stall slots for every model (a warp refused here
+ * is not ready: idle, not a pipeline stall; sched.c).
  *
  * Left out: the hardware's dynamic allocation of each register on first
  * use (§4) -- rfsim's register file holds every warp's registers; it only
