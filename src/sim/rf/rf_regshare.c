@@ -75,7 +75,8 @@
  * Statistics (tstats.def): rs_shared_warps, rs_unshared_warps,
  * rs_lock_acquires, rs_lock_wait_cycles (from a warp's first refusal to
  * its acquisition), rs_dyn_denied; the timing model counts resident CTAs
- * and GPGPU-Sim's idle and stall slots for every model.
+ * and GPGPU-Sim's idle and stall slots for every model (a warp refused here
+ * is not ready: idle, not a pipeline stall; sched.c).
  *
  * Left out: the hardware's dynamic allocation of each register on first
  * use (§4) -- rfsim's register file holds every warp's registers; it only
@@ -97,6 +98,7 @@ typedef struct RsRef {       /* SM 0's stall count per period (RfSm.gpu) */
 typedef struct RsWarp {
 	int32_t lock;            /* its warp pair's lock, -1 for an unshared warp */
 	int32_t cta;             /* CTA slot */
+	int32_t pair;            /* its CTA pair, -1 for an unshared warp */
 	uint32_t dynid;          /* dynamic warp id: launch order on the SM (OWF) */
 	uint8_t holds;           /* holds its lock */
 	uint8_t mem_ok;          /* dynamic: the draw of period `drawn` let it issue */
@@ -235,7 +237,8 @@ static void cta_launch(void *p, int cta, int warp0, int nwarps)
 	}
 	for (int32_t j = 0; j < nwarps; j++) {
 		RsWarp *w = &m->w[warp0 + j];
-		w->lock = c->partner >= 0 ? pair_of(m, cta) * m->wpc + j : -1;
+		w->pair = c->partner >= 0 ? pair_of(m, cta) : -1;
+		w->lock = c->partner >= 0 ? w->pair * m->wpc + j : -1;
 		w->cta = cta;
 		w->dynid = m->next_dynid++;
 		w->holds = 0;
@@ -290,7 +293,7 @@ static int acquire(Regshare *m, int64_t now, int warp)
 	m->lock[w->lock] = warp;
 	w->holds = 1;
 	m->cta[w->cta].holders++;
-	m->owner[pair_of(m, w->cta)] = w->cta;
+	m->owner[w->pair] = w->cta;
 	m->st->rs_lock_acquires++;
 	if (w->wait_from >= 0) m->st->rs_lock_wait_cycles += (uint64_t)(now - w->wait_from);
 	w->wait_from = -1;
@@ -299,7 +302,7 @@ static int acquire(Regshare *m, int64_t now, int warp)
 
 static int nonowner(const Regshare *m, const RsWarp *w)
 {
-	return w->lock >= 0 && m->owner[pair_of(m, w->cta)] != w->cta;
+	return w->pair >= 0 && m->owner[w->pair] != w->cta;
 }
 
 static double draw(Regshare *m)
@@ -368,7 +371,7 @@ static int priority(void *p, int warp)
 	const Regshare *m = p;
 	if (!m->owf) return 0;
 	const RsWarp *w = &m->w[warp];
-	int cls = w->lock < 0 ? 1 : nonowner(m, w) ? 2 : 0;
+	int cls = w->pair < 0 ? 1 : m->owner[w->pair] != w->cta ? 2 : 0;
 	return (cls << 28) + (int)w->dynid;
 }
 
