@@ -105,7 +105,6 @@ typedef struct MemSys MemSys;
 
 typedef struct Mshr {
 	uint64_t la;
-	int64_t free_at;         /* cycle it is free again; MEM_PENDING while unknown */
 	int32_t line;            /* cache line being filled, -1 = not allocated */
 	int32_t nw;              /* waiters */
 	int32_t *w;              /* waiter ids (SmCache.merge of them) */
@@ -119,6 +118,8 @@ enum { SMC_L1, SMC_CC };     /* which cache of the SM (replies from L2) */
 typedef struct SmCache {
 	Cache c;
 	Mshr *m; int32_t nm;
+	int64_t *mfree;          /* per MSHR: cycle it is free again, MEM_PENDING while
+	                            unknown (apart from Mshr: scans read one array) */
 	int32_t merge;           /* waiters per MSHR */
 	int64_t lat;             /* hit latency */
 	int wb;                  /* write-back, allocate on write */

@@ -39,6 +39,7 @@ void smc_init(SmCache *s, int kind, int32_t sm, MemSys *ms, int64_t bytes, int64
 	s->nm = (int32_t)mshrs;
 	s->merge = (int32_t)merge;
 	s->m = xcalloc((size_t)s->nm, sizeof *s->m);
+	s->mfree = xcalloc((size_t)s->nm, sizeof *s->mfree);
 	for (int32_t i = 0; i < s->nm; i++) s->m[i].w = xcalloc((size_t)s->merge, sizeof(int32_t));
 	s->lat = lat;
 	s->wb = wb;
@@ -56,6 +57,7 @@ void smc_fini(SmCache *s)
 {
 	for (int32_t i = 0; i < s->nm; i++) free(s->m[i].w);
 	free(s->m);
+	free(s->mfree);
 	cache_fini(&s->c);
 }
 
@@ -69,7 +71,7 @@ static int32_t free_mshrs(SmCache *s, int64_t now)
 		int32_t n = 0;
 		int64_t next = MEM_PENDING;
 		for (int32_t j = 0; j < s->nm; j++) {
-			int64_t f = s->m[j].free_at;
+			int64_t f = s->mfree[j];
 			if (f <= now) n++;
 			else if (f < next) next = f;
 		}
@@ -107,7 +109,7 @@ int smc_can_read(SmCache *s, const uint64_t *la, int n, int64_t now)
 		}
 		int merged = 0;                      /* no line (no cache, or no victim): by MSHR */
 		for (int32_t j = 0; j < s->nm && !merged && s->unalloc; j++)
-			merged = s->m[j].free_at == MEM_PENDING && s->m[j].la == la[i] &&
+			merged = s->mfree[j] == MEM_PENDING && s->m[j].la == la[i] &&
 			         s->m[j].nw < s->merge;
 		if (!merged && ++need > free_m && free_m < s->nm) return blocked(s, now);
 	}
@@ -117,7 +119,7 @@ int smc_can_read(SmCache *s, const uint64_t *la, int n, int64_t now)
 static int32_t take_mshr(SmCache *s, int64_t now)
 {
 	for (int32_t j = 0; j < s->nm; j++)
-		if (s->m[j].free_at <= now) return j;
+		if (s->mfree[j] <= now) return j;
 	return -1;
 }
 
@@ -141,7 +143,7 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 	(*s->misses)++;
 	for (int32_t j = 0; j < s->nm && s->unalloc; j++) {   /* an unallocated miss in flight */
 		Mshr *m = &s->m[j];
-		if (m->free_at == MEM_PENDING && m->la == la && m->nw < s->merge) {
+		if (s->mfree[j] == MEM_PENDING && m->la == la && m->nw < s->merge) {
 			m->w[m->nw++] = waiter;
 			s->nfull += m->nw == s->merge;
 			return MEM_PENDING;
@@ -155,7 +157,7 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 	Mshr *m = &s->m[j];
 	s->scan_at = -1;
 	m->la = la;
-	m->free_at = MEM_PENDING;
+	s->mfree[j] = MEM_PENDING;
 	m->nw = 1;
 	m->w[0] = waiter;
 	s->nfull += s->merge == 1;
@@ -183,7 +185,7 @@ void smc_fill(SmCache *s, int32_t j, int64_t t)
 	} else {
 		s->unalloc--;
 	}
-	m->free_at = t;
+	s->mfree[j] = t;
 	s->scan_at = -1;
 	if (t < s->retry) {                       /* reads were refused: try again at t */
 		s->retry = t;
