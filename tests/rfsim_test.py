@@ -21,6 +21,24 @@ def rfsim(*args, timeout=900):
                           timeout=timeout, cwd=ROOT)
 
 
+def summary_value(p, key, kind=float):
+    """The value on the line starting with `key` of a successful run's summary
+    ("cycles 1234"), as kind."""
+    assert p.returncode == 0, p.stderr
+    return kind(next(l for l in p.stdout.splitlines() if l.startswith(key)).split()[1])
+
+
+def check_slots(st, tag):
+    """A stats file's totals: IPC within the issue width (SMs x schedulers),
+    and every scheduler slot of every cycle counted once, as issued or as one
+    stall_* reason.  tag names the run in a failure."""
+    c, t = st["config"], st["totals"]
+    width = c["sm.count"] * c["sched.count"]
+    assert 0 < t["ipc"] <= width, (tag, t["ipc"])
+    slots = t["issued"] + sum(t[k] for k in t if k.startswith("stall_"))
+    assert slots == t["cycles"] * width, tag
+
+
 def workloads(category=None):
     """Built-in workload names from `rfsim list`, in its order; with a category
     ("register-limited" or "insensitive") only those.  [] if rfsim is not built,

@@ -32,6 +32,8 @@ from pathlib import Path
 
 import pytest
 
+from rfsim_test import check_slots, summary_value
+
 ROOT = Path(__file__).resolve().parent.parent
 RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
 if not RFSIM.is_absolute():
@@ -105,11 +107,8 @@ def test_ipc_within_issue_width_and_slots_add_up(suite):
     for (w, r), (rc, st, err) in suite.items():
         if r == "functional" or not st:
             continue
-        c, t = st["config"], st["totals"]
-        width = c["sm.count"] * c["sched.count"]
-        assert 0 < t["ipc"] <= width, (w, r, t["ipc"])
-        slots = t["issued"] + sum(t[k] for k in t if k.startswith("stall_"))
-        assert slots == t["cycles"] * width, (w, r)
+        check_slots(st, (w, r))
+        t = st["totals"]
         assert t["issued"] == t["warp_instructions"], (w, r)
 
 
@@ -216,11 +215,6 @@ ret;
 """
 
 
-def cycles_of(p):
-    assert p.returncode == 0, p.stderr
-    return int(next(l for l in p.stdout.splitlines() if l.startswith("cycles")).split()[1])
-
-
 def test_one_warp_is_monotonic_exactly(tmp_path):
     """Where no two warps compete -- one warp on the whole GPU -- every
     arbitration follows program order (oldest first, loads in order, one
@@ -233,8 +227,10 @@ def test_one_warp_is_monotonic_exactly(tmp_path):
     ptx.write_text(ONE_WARP)
     for c in CONFIGS:
         def run(*kv):
-            return cycles_of(rfsim("run", ptx, "-g", 1, "-b", 32, "-a", "buf:u32:1024:iota",
-                                   "-c", c, *[x for k in kv for x in ("-s", k)]))
+            return summary_value(rfsim("run", ptx, "-g", 1, "-b", 32,
+                                       "-a", "buf:u32:1024:iota",
+                                       "-c", c, *[x for k in kv for x in ("-s", k)]),
+                                 "cycles", int)
         ideal = run("rf.model=ideal")
         grid = {(b, lat): run("rf.model=baseline", f"rf.banks={b}", f"rf.mrf_latency={lat}")
                 for b in (4, 16) for lat in (1, 2, 4)}
@@ -264,11 +260,6 @@ ret;
 """
 
 
-def ipc_of(p):
-    assert p.returncode == 0, p.stderr
-    return float(next(l for l in p.stdout.splitlines() if l.startswith("ipc")).split()[1])
-
-
 def test_ipc_rises_with_occupancy_and_saturates(tmp_path):
     """64 one-warp blocks of a dependent chain on one SM: each resident warp
     adds one instruction per chain latency until the SP units are full."""
@@ -276,8 +267,9 @@ def test_ipc_rises_with_occupancy_and_saturates(tmp_path):
     ptx.write_text(CHAIN)
     ipc = []
     for ctas in (1, 2, 4, 8, 16, 32):
-        ipc.append(ipc_of(rfsim("run", ptx, "-g", 64, "-b", 32, "-a", "buf:u32:1:zero",
-                                "-s", "sm.count=1", "-s", f"sm.max_ctas={ctas}")))
+        ipc.append(summary_value(rfsim("run", ptx, "-g", 64, "-b", 32, "-a", "buf:u32:1:zero",
+                                       "-s", "sm.count=1", "-s", f"sm.max_ctas={ctas}"),
+                                 "ipc"))
     assert all(a < b for a, b in zip(ipc[:4], ipc[1:5])), ipc
     assert ipc[1] > 1.8 * ipc[0] and ipc[3] > 1.8 * ipc[2], ipc
     assert abs(ipc[5] - ipc[4]) <= 0.05 * ipc[4], ipc          # saturated

@@ -11,8 +11,7 @@
 #include "base/base.h"
 #include "base/rftech.h"
 #include "energy/energy.h"
-#include "sim/gpu.h"
-#include "sim/prog.h"
+#include "tsim.h"
 #include "unit.h"
 
 #define CHECK_NEAR(a, b) do { double a_ = (a), b_ = (b); \
@@ -144,39 +143,13 @@ static const char chain_ptx[] =
 	"add.u32 %r1, %r1, 3;\nadd.u32 %r1, %r1, 3;\nadd.u32 %r1, %r1, 3;\n"
 	"ret;\n}\n";
 
-static TStats run_chain(const Config *c)
-{
-	TStats ts = {0};
-	Gpu *g = gpu_new(c);
-	Program *p = NULL;
-	if (gpu_load_ptx(g, chain_ptx, strlen(chain_ptx), "chain.ptx", &p)) {
-		unit_fail(__FILE__, __LINE__, "load: %s", err_msg());
-		gpu_free(g);
-		return ts;
-	}
-	uint64_t buf;
-	CHECK_EQ(gpu_mem_alloc(g, 256, &buf), RF_OK);
-	if (gpu_launch(g, p, 0, (Dim3){1, 1, 1}, (Dim3){32, 1, 1}, 0, &buf, 8))
-		unit_fail(__FILE__, __LINE__, "launch: %s", err_msg());
-	int n;
-	const KernelStats *all = gpu_kernel_stats(g, &n);
-	if (n == 1) ts = all[0].ts;
-	gpu_unload(g, p);
-	gpu_free(g);
-	return ts;
-}
-
 TEST(energy_of_a_tiny_kernel_exact_pj)
 {
-	Config c;
-	config_defaults(&c);
-	c.sim_mode = SIM_MODE_TIMING;
-	c.sm_count = 1;
-	c.sim_progress = 0;
+	Config c = tsim_config();
 	for (int model = 0; model < 2; model++) {           /* baseline, ideal */
 		c.rf_model = model;
 		c.rf_tech = 0;
-		TStats t = run_chain(&c);
+		TStats t = tsim_run(&c, chain_ptx, 1, 32).ts;
 		CHECK_EQ(t.reg_reads, 3);
 		CHECK_EQ(t.reg_writes, 4);
 		CHECK_EQ(t.mrf_reads, 3);

@@ -31,9 +31,8 @@
 
 #include "analysis/regshare.h"
 #include "base/base.h"
-#include "sim/gpu.h"
-#include "sim/prog.h"
 #include "sim/rf/rf.h"
+#include "tsim.h"
 #include "unit.h"
 
 TEST(rf_regshare_max_ctas_hotspot)
@@ -66,39 +65,11 @@ TEST(rf_regshare_max_ctas_hotspot)
 
 static Config machine(void)
 {
-	Config c;
-	config_defaults(&c);
-	c.sim_mode = SIM_MODE_TIMING;
-	c.sim_progress = 0;
-	c.sm_count = 1;
+	Config c = tsim_config();
 	c.sched_count = 1;
 	c.sm_warp_alloc_granularity = 1;
 	c.rf_model = RF_regshare;
 	return c;
-}
-
-/* run kernel k of ptx on grid x block threads; its stats */
-static KernelStats run(const Config *c, const char *ptx, uint32_t grid, uint32_t threads)
-{
-	KernelStats ks;
-	memset(&ks, 0, sizeof ks);
-	Gpu *g = gpu_new(c);
-	Program *p = NULL;
-	if (gpu_load_ptx(g, ptx, strlen(ptx), "test.ptx", &p)) {
-		unit_fail(__FILE__, __LINE__, "load: %s", err_msg());
-		gpu_free(g);
-		return ks;
-	}
-	uint64_t buf;
-	CHECK_EQ(gpu_mem_alloc(g, 4096, &buf), RF_OK);
-	if (gpu_launch(g, p, 0, (Dim3){grid, 1, 1}, (Dim3){threads, 1, 1}, 0, &buf, 8))
-		unit_fail(__FILE__, __LINE__, "launch: %s", err_msg());
-	int n;
-	const KernelStats *all = gpu_kernel_stats(g, &n);
-	if (n == 1) ks = all[0];
-	gpu_unload(g, p);
-	gpu_free(g);
-	return ks;
 }
 
 #define HEAD ".version 7.0\n.target sm_70\n.address_size 64\n" \
@@ -117,7 +88,7 @@ TEST(rf_regshare_lock_exact_cycles)
 	Config c = machine();
 	c.sm_registers = 96;
 	c.regshare_threshold = 0.5;
-	KernelStats ks = run(&c, lock_ptx, 2, 32);
+	KernelStats ks = tsim_run(&c, lock_ptx, 2, 32);
 	CHECK_EQ(ks.ts.cycles, 60);
 	CHECK_EQ(ks.warp_insts, 10);
 	CHECK_EQ(ks.ts.cta_slot_cycles, 2 * 60);
@@ -130,13 +101,13 @@ TEST(rf_regshare_lock_exact_cycles)
 	CHECK_EQ(ks.ts.sched_idle + ks.ts.sched_stall + ks.ts.issued, 60);
 	c.regshare_owf = 0;                         /* same order here: A is first anyway */
 	c.regshare_dynamic = 0;
-	CHECK_EQ(run(&c, lock_ptx, 2, 32).ts.cycles, 60);
-	ks = run(&c, lock_ptx, 3, 32);              /* a third CTA arrives as the non-owner */
+	CHECK_EQ(tsim_run(&c, lock_ptx, 2, 32).ts.cycles, 60);
+	ks = tsim_run(&c, lock_ptx, 3, 32);              /* a third CTA arrives as the non-owner */
 	CHECK_EQ(ks.ts.cycles, 81);
 	CHECK_EQ(ks.ts.rs_lock_acquires, 3);
 	CHECK_EQ(ks.ts.rs_lock_wait_cycles, 19);
 	c.rf_model = RF_baseline;                   /* one CTA at a time */
-	ks = run(&c, lock_ptx, 2, 32);
+	ks = tsim_run(&c, lock_ptx, 2, 32);
 	CHECK_EQ(ks.ts.cycles, 80);
 	CHECK_EQ(ks.ts.cta_slot_cycles, 80);
 	CHECK_EQ(ks.ts.rs_lock_acquires, 0);
@@ -174,15 +145,15 @@ TEST(rf_regshare_figure5_no_deadlock)
 	Config c = machine();
 	c.sm_registers = 448;                       /* 3 warps of 128: g = 1, M = 2 */
 	c.regshare_threshold = 0.75;
-	KernelStats ks = run(&c, fig5_ptx, 2, 64);
+	KernelStats ks = tsim_run(&c, fig5_ptx, 2, 64);
 	CHECK_EQ(ks.ts.ctas, 2);
 	CHECK_EQ(ks.ts.cta_slot_cycles, 2 * ks.ts.cycles);
 	CHECK_EQ(ks.ts.rs_lock_acquires, 4);
 	CHECK(ks.ts.rs_lock_wait_cycles > 0);
-	KernelStats base = run(&c, fig5_ptx, 2, 64);
+	KernelStats base = tsim_run(&c, fig5_ptx, 2, 64);
 	CHECK_EQ(base.ts.cycles, ks.ts.cycles);     /* deterministic */
 	c.rf_model = RF_baseline;
-	base = run(&c, fig5_ptx, 2, 64);
+	base = tsim_run(&c, fig5_ptx, 2, 64);
 	CHECK_EQ(base.warp_insts, ks.warp_insts);
 	CHECK(ks.ts.cycles < base.ts.cycles);       /* B's unshared part overlaps A */
 }

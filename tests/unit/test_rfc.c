@@ -8,54 +8,21 @@
 #include <stdlib.h>
 
 #include "base/base.h"
-#include "sim/gpu.h"
-#include "sim/prog.h"
 #include "sim/rf/rf.h"
+#include "tsim.h"
 #include "unit.h"
 
 static Config machine(int model)
 {
-	Config c;
-	config_defaults(&c);
-	c.sim_mode = SIM_MODE_TIMING;
-	c.sm_count = 1;
-	c.sim_progress = 0;
+	Config c = tsim_config();
 	c.compiler_regalloc = 0;
 	c.sched_policy = 1;                       /* gto: a warp is active from launch to exit */
 	c.rf_model = model;
 	return c;
 }
 
-static KernelStats run(const Config *c, const char *ptx, int threads)
-{
-	KernelStats ks;
-	memset(&ks, 0, sizeof ks);
-	Gpu *g = gpu_new(c);
-	Program *p = NULL;
-	if (gpu_load_ptx(g, ptx, strlen(ptx), "rfc.ptx", &p)) {
-		unit_fail(__FILE__, __LINE__, "load: %s", err_msg());
-		gpu_free(g);
-		return ks;
-	}
-	uint64_t buf;
-	CHECK_EQ(gpu_mem_alloc(g, 4096, &buf), RF_OK);
-	if (gpu_launch(g, p, 0, (Dim3){1, 1, 1}, (Dim3){(uint32_t)threads, 1, 1}, 0, &buf, 8))
-		unit_fail(__FILE__, __LINE__, "launch: %s", err_msg());
-	int n;
-	const KernelStats *all = gpu_kernel_stats(g, &n);
-	if (n == 1) ks = all[0];
-	gpu_unload(g, p);
-	gpu_free(g);
-	return ks;
-}
-
-#define HEAD ".version 7.0\n.target sm_70\n.address_size 64\n" \
-             ".visible .entry k(.param .u64 out)\n{\n" \
-             ".reg .u32 %r<8>;\n.reg .u64 %rd<4>;\n.reg .pred %p<2>;\n" \
-             ".shared .align 4 .b8 sh[4096];\n"
-
 /* a value read right after it is written hits; both die in the RFC */
-static const char hit_ptx[] = HEAD
+static const char hit_ptx[] = TSIM_HEAD
 	"mov.u32 %r1, %tid.x;\n"          /* write r1: RFC */
 	"add.u32 %r2, %r1, 1;\n"          /* read r1: hit, its last read; write r2: RFC */
 	"st.shared.u32 [sh], %r2;\n"      /* read r2: hit, last read */
@@ -64,7 +31,7 @@ static const char hit_ptx[] = HEAD
 TEST(rfc_read_after_write_hits)
 {
 	Config c = machine(RF_rfc);
-	KernelStats ks = run(&c, hit_ptx, 32);
+	KernelStats ks = tsim_run(&c, hit_ptx, 1, 32);
 	CHECK_EQ(ks.ts.reg_reads, 2);
 	CHECK_EQ(ks.ts.reg_writes, 2);
 	CHECK_EQ(ks.ts.rfc_reads, 2);
@@ -75,7 +42,7 @@ TEST(rfc_read_after_write_hits)
 	CHECK_EQ(ks.ts.rfc_writebacks, 0);
 	CHECK_EQ(ks.ts.rfc_dead_writebacks_avoided, 2);
 	c.rfc_liveness = 0;                       /* hardware only: written back at exit */
-	ks = run(&c, hit_ptx, 32);
+	ks = tsim_run(&c, hit_ptx, 1, 32);
 	CHECK_EQ(ks.ts.rfc_hits, 2);
 	CHECK_EQ(ks.ts.mrf_writes, 2);
 	CHECK_EQ(ks.ts.rfc_writebacks, 2);
@@ -83,7 +50,7 @@ TEST(rfc_read_after_write_hits)
 }
 
 /* one entry: a live value is written back when evicted, a dead one is not */
-static const char evict_ptx[] = HEAD
+static const char evict_ptx[] = TSIM_HEAD
 	"mov.u32 %r1, %tid.x;\n"          /* w r1: RFC {r1} */
 	"add.u32 %r2, %r1, 1;\n"          /* r r1 hit (read again below); w r2 evicts r1: live,
 	                                     written back */
@@ -96,7 +63,7 @@ TEST(rfc_dead_value_evicted_is_not_written_back)
 {
 	Config c = machine(RF_rfc);
 	c.rfc_entries = 1;
-	KernelStats ks = run(&c, evict_ptx, 32);
+	KernelStats ks = tsim_run(&c, evict_ptx, 1, 32);
 	CHECK_EQ(ks.ts.reg_reads, 4);
 	CHECK_EQ(ks.ts.rfc_hits, 3);
 	CHECK_EQ(ks.ts.mrf_reads, 1);
@@ -105,14 +72,14 @@ TEST(rfc_dead_value_evicted_is_not_written_back)
 	CHECK_EQ(ks.ts.rfc_dead_writebacks_avoided, 2);
 	CHECK_EQ(ks.ts.mrf_writes, 1);
 	c.rfc_liveness = 0;                       /* r1, r2 evicted and r3 at exit: all written */
-	ks = run(&c, evict_ptx, 32);
+	ks = tsim_run(&c, evict_ptx, 1, 32);
 	CHECK_EQ(ks.ts.mrf_reads, 1);             /* reads do not change with liveness */
 	CHECK_EQ(ks.ts.rfc_writebacks, 3);
 	CHECK_EQ(ks.ts.mrf_writes, 3);
 	CHECK_EQ(ks.ts.rfc_dead_writebacks_avoided, 0);
 	c.rfc_entries = 2;                        /* r1 stays: every read hits */
 	c.rfc_liveness = 1;
-	ks = run(&c, evict_ptx, 32);
+	ks = tsim_run(&c, evict_ptx, 1, 32);
 	CHECK_EQ(ks.ts.rfc_hits, 4);
 	CHECK_EQ(ks.ts.mrf_reads, 0);
 	CHECK_EQ(ks.ts.mrf_writes, 0);
@@ -120,7 +87,7 @@ TEST(rfc_dead_value_evicted_is_not_written_back)
 
 /* FIFO evicts the oldest allocation, LRU the least recently used; two
  * entries, every instruction waits for the one before */
-static const char lru_ptx[] = HEAD
+static const char lru_ptx[] = TSIM_HEAD
 	"mov.u32 %r1, %tid.x;\n"          /* {r1} */
 	"add.u32 %r2, %r1, 7;\n"          /* r1 hit; {r1 r2} */
 	"add.u32 %r3, %r2, %r1;\n"        /* both hit; w r3 evicts r1 (FIFO) or r2 (LRU: r1 was
@@ -135,9 +102,9 @@ TEST(rfc_fifo_and_lru_evict_different_entries)
 {
 	Config c = machine(RF_rfc);
 	c.rfc_entries = 2;
-	KernelStats f = run(&c, lru_ptx, 32);
+	KernelStats f = tsim_run(&c, lru_ptx, 1, 32);
 	c.rfc_policy = 1;
-	KernelStats l = run(&c, lru_ptx, 32);
+	KernelStats l = tsim_run(&c, lru_ptx, 1, 32);
 	CHECK_EQ(f.ts.mrf_reads, 2);              /* r1, r2 */
 	CHECK_EQ(l.ts.mrf_reads, 1);              /* r2 */
 	CHECK_EQ(f.ts.reg_reads, l.ts.reg_reads);
@@ -147,7 +114,7 @@ TEST(rfc_fifo_and_lru_evict_different_entries)
  * global load: its live dirty entries are written back, dead ones dropped.
  * Each instruction waits for the one before, so every result is written
  * before the warp is deactivated.  Eight entries: nothing is evicted. */
-static const char deact_ptx[] = HEAD
+static const char deact_ptx[] = TSIM_HEAD
 	"ld.param.u64 %rd1, [out];\n"     /* w rd1 (two slots): RFC */
 	"mov.u32 %r1, %tid.x;\n"          /* w r1: RFC */
 	"mul.wide.u32 %rd2, %r1, 4;\n"    /* r r1: hit, read again below; w rd2: RFC */
@@ -164,7 +131,7 @@ TEST(rfc_deactivated_warp_writes_back_live_entries)
 	c.rfc_entries = 8;
 	c.sched_policy = 2;                       /* twolevel */
 	c.sched_active_warps = 1;
-	KernelStats ks = run(&c, deact_ptx, 32);
+	KernelStats ks = tsim_run(&c, deact_ptx, 1, 32);
 	CHECK_EQ(ks.ts.reg_reads, 10);
 	CHECK_EQ(ks.ts.rfc_hits, 8);
 	CHECK_EQ(ks.ts.mrf_reads, 2);
@@ -174,18 +141,18 @@ TEST(rfc_deactivated_warp_writes_back_live_entries)
 	CHECK_EQ(ks.ts.rfc_dead_writebacks_avoided, 7);
 	CHECK_EQ(ks.ts.mrf_writes, 2);            /* r2 (bypassed) and r1's write-back */
 	c.rfc_liveness = 0;                       /* every dirty entry written back */
-	ks = run(&c, deact_ptx, 32);
+	ks = tsim_run(&c, deact_ptx, 1, 32);
 	CHECK_EQ(ks.ts.rfc_writebacks, 8);
 	CHECK_EQ(ks.ts.mrf_writes, 9);
 	CHECK_EQ(ks.ts.mrf_reads, 2);
 	c.rfc_liveness = 1;
 	c.sched_policy = 1;                       /* gto: not deactivated before exit */
-	ks = run(&c, deact_ptx, 32);
+	ks = tsim_run(&c, deact_ptx, 1, 32);
 	CHECK_EQ(ks.ts.mrf_reads, 1);             /* r2, bypassed around the RFC */
 	CHECK_EQ(ks.ts.mrf_writes, 1);
 	CHECK_EQ(ks.ts.rfc_writebacks, 0);
 	c.rfc_bypass_longlat = 0;                 /* r2 into the RFC too */
-	ks = run(&c, deact_ptx, 32);
+	ks = tsim_run(&c, deact_ptx, 1, 32);
 	CHECK_EQ(ks.ts.mrf_reads, 0);
 	CHECK_EQ(ks.ts.mrf_writes, 0);
 	CHECK_EQ(ks.ts.rfc_writes, 9);
@@ -194,7 +161,7 @@ TEST(rfc_deactivated_warp_writes_back_live_entries)
 /* a loop of n iterations: the tag-check stage adds one cycle per branch on
  * the critical path and nothing else; with it off the RFC's cycles equal
  * the baseline's (rfc.latency = rf.mrf_latency, no conflicts) */
-static const char loop_ptx[] = HEAD
+static const char loop_ptx[] = TSIM_HEAD
 	"mov.u32 %r1, 0;\n"
 	"LOOP:\n"
 	"add.u32 %r1, %r1, 1;\n"
@@ -207,12 +174,12 @@ TEST(rfc_tag_stage_adds_a_cycle_per_branch)
 {
 	Config c = machine(RF_baseline);
 	c.rf_banks = 0;
-	KernelStats b = run(&c, loop_ptx, 32);
+	KernelStats b = tsim_run(&c, loop_ptx, 1, 32);
 	c.rf_model = RF_rfc;
 	c.rfc_tag_stage = 0;
-	KernelStats r0 = run(&c, loop_ptx, 32);
+	KernelStats r0 = tsim_run(&c, loop_ptx, 1, 32);
 	c.rfc_tag_stage = 1;
-	KernelStats r1 = run(&c, loop_ptx, 32);
+	KernelStats r1 = tsim_run(&c, loop_ptx, 1, 32);
 	CHECK_EQ(r0.ts.cycles, b.ts.cycles);
 	CHECK_EQ(r1.ts.cycles, b.ts.cycles + 5);  /* five bra instructions issued */
 	CHECK_EQ(r0.ts.reg_reads, b.ts.mrf_reads);
@@ -223,7 +190,7 @@ TEST(rfc_tag_stage_adds_a_cycle_per_branch)
 
 /* r1 is read twice: once back to back (bypass), once 3 instructions later;
  * r2 once, back to back; r3 never again after the bypass read */
-static const char use_ptx[] = HEAD
+static const char use_ptx[] = TSIM_HEAD
 	"mov.u32 %r1, %tid.x;\n"          /* r1: degree 2 */
 	"add.u32 %r2, %r1, 1;\n"          /* r r1: bypass (issued as r1 was written) */
 	"add.u32 %r3, %r2, 2;\n"          /* r r2: bypass; r2's only use */
@@ -237,7 +204,7 @@ TEST(usecache_insertion_by_remaining_uses)
 	c.usecache_entries = 4;
 	c.usecache_assoc = 4;
 	c.usecache_policy = 2;                    /* use: only r1 (2 uses, 1 bypassed) goes in */
-	KernelStats u = run(&c, use_ptx, 32);
+	KernelStats u = tsim_run(&c, use_ptx, 1, 32);
 	CHECK_EQ(u.ts.reg_reads, 5);
 	CHECK_EQ(u.ts.rfc_reads, 1);              /* the four bypass reads skip the cache */
 	CHECK_EQ(u.ts.rfc_hits, 1);
@@ -245,24 +212,24 @@ TEST(usecache_insertion_by_remaining_uses)
 	CHECK_EQ(u.ts.mrf_reads, 0);
 	CHECK_EQ(u.ts.mrf_writes, 4);             /* write-through */
 	c.usecache_policy = 1;                    /* nonbypass: r1 was bypassed: not inserted */
-	KernelStats nb = run(&c, use_ptx, 32);
+	KernelStats nb = tsim_run(&c, use_ptx, 1, 32);
 	CHECK_EQ(nb.ts.rfc_reads, 1);
 	CHECK_EQ(nb.ts.rfc_hits, 0);
 	CHECK_EQ(nb.ts.mrf_reads, 1);
 	CHECK_EQ(nb.ts.rfc_writes, 1);            /* the fill after the miss */
 	c.usecache_policy = 0;                    /* lru: every value goes in */
-	KernelStats al = run(&c, use_ptx, 32);
+	KernelStats al = tsim_run(&c, use_ptx, 1, 32);
 	CHECK_EQ(al.ts.rfc_hits, 1);
 	CHECK_EQ(al.ts.rfc_writes, 3);            /* r4 is still on the bypass path at exit */
 	c.usecache_bypass = 0;                    /* no bypass: every read looks in the cache */
-	al = run(&c, use_ptx, 32);
+	al = tsim_run(&c, use_ptx, 1, 32);
 	CHECK_EQ(al.ts.rfc_reads, 5);
 	CHECK_EQ(al.ts.rfc_hits, 5);
 }
 
 /* two sets of one way; r1 and r3 (odd numbers) collide under modulo
  * indexing, round-robin indexing puts consecutive values in different sets */
-static const char idx_ptx[] = HEAD
+static const char idx_ptx[] = TSIM_HEAD
 	"mov.u32 %r1, %tid.x;\n"          /* r1 */
 	"mov.u32 %r3, %ntid.x;\n"         /* r3: modulo evicts r1 (same set) */
 	"add.u32 %r5, %r1, 1;\n"
@@ -278,9 +245,9 @@ TEST(usecache_round_robin_indexing_avoids_a_conflict)
 	c.usecache_policy = 0;
 	c.usecache_bypass = 0;
 	c.usecache_index = 0;
-	KernelStats mo = run(&c, idx_ptx, 32);
+	KernelStats mo = tsim_run(&c, idx_ptx, 1, 32);
 	c.usecache_index = 1;
-	KernelStats rr = run(&c, idx_ptx, 32);
+	KernelStats rr = tsim_run(&c, idx_ptx, 1, 32);
 	CHECK(mo.ts.rfc_hits < rr.ts.rfc_hits);
 	CHECK_EQ(mo.ts.rfc_reads, rr.ts.rfc_reads);
 }

@@ -15,53 +15,15 @@
 #include "base/base.h"
 #include "sim/gpu.h"
 #include "sim/prog.h"
+#include "tsim.h"
 #include "unit.h"
-
-static Config machine(void)
-{
-	Config c;
-	config_defaults(&c);
-	c.sim_mode = SIM_MODE_TIMING;
-	c.sm_count = 1;
-	c.sim_progress = 0;
-	return c;
-}
-
-/* run kernel `k` of ptx with one 8-byte buffer argument; its stats */
-static KernelStats run(const Config *c, const char *ptx, int threads)
-{
-	KernelStats ks;
-	memset(&ks, 0, sizeof ks);
-	Gpu *g = gpu_new(c);
-	Program *p = NULL;
-	if (gpu_load_ptx(g, ptx, strlen(ptx), "test.ptx", &p)) {
-		unit_fail(__FILE__, __LINE__, "load: %s", err_msg());
-		gpu_free(g);
-		return ks;
-	}
-	uint64_t buf;
-	CHECK_EQ(gpu_mem_alloc(g, 4096, &buf), RF_OK);
-	if (gpu_launch(g, p, 0, (Dim3){1, 1, 1}, (Dim3){(uint32_t)threads, 1, 1}, 0, &buf, 8))
-		unit_fail(__FILE__, __LINE__, "launch: %s", err_msg());
-	int n;
-	const KernelStats *all = gpu_kernel_stats(g, &n);
-	if (n == 1) ks = all[0];
-	gpu_unload(g, p);
-	gpu_free(g);
-	return ks;
-}
-
-#define HEAD ".version 7.0\n.target sm_70\n.address_size 64\n" \
-             ".visible .entry k(.param .u64 out)\n{\n" \
-             ".reg .u32 %r<8>;\n.reg .u64 %rd<4>;\n.reg .pred %p<2>;\n" \
-             ".shared .align 4 .b8 sh[4096];\n"
 
 /* mov, then n-1 dependent adds */
 static char *chain_ptx(int n)
 {
 	size_t cap = 4096 + (size_t)n * 40;
 	char *s = xmalloc(cap);
-	int len = snprintf(s, cap, "%s", HEAD "mov.u32 %r1, %tid.x;\n");
+	int len = snprintf(s, cap, "%s", TSIM_HEAD "mov.u32 %r1, %tid.x;\n");
 	for (int i = 1; i < n; i++) len += snprintf(s + len, cap - len, "add.u32 %%r1, %%r1, 3;\n");
 	snprintf(s + len, cap - len, "ret;\n}\n");
 	return s;
@@ -69,26 +31,26 @@ static char *chain_ptx(int n)
 
 TEST(timing_dependent_chain_is_n_times_latency)
 {
-	Config c = machine();
+	Config c = tsim_config();
 	int64_t d = 1 + c.rf_mrf_latency + c.pipe_sp_lat;          /* 10 */
 	for (int n = 1; n <= 20; n += 19) {
 		char *ptx = chain_ptx(n);
-		KernelStats ks = run(&c, ptx, 32);
+		KernelStats ks = tsim_run(&c, ptx, 1, 32);
 		CHECK_EQ(ks.ts.cycles, n * d + 1 - 1);
 		CHECK_EQ(ks.warp_insts, n + 1);
 		c.rf_mrf_latency = 3;                                   /* a slow register file */
-		ks = run(&c, ptx, 32);
+		ks = tsim_run(&c, ptx, 1, 32);
 		CHECK_EQ(ks.ts.cycles, n * (1 + 3 + c.pipe_sp_lat) + 1 - 3);
 		c.rf_mrf_latency = 1;
 		c.rf_model = 1;                                         /* ideal: 1-cycle reads */
-		ks = run(&c, ptx, 32);
+		ks = tsim_run(&c, ptx, 1, 32);
 		CHECK_EQ(ks.ts.cycles, n * d + 1 - 1);
 		c.rf_model = 0;
 		free(ptx);
 	}
 }
 
-static const char conflict_ptx[] = HEAD
+static const char conflict_ptx[] = TSIM_HEAD
 	"mov.u32 %r1, %tid.x;\n"
 	"add.u32 %r2, %r1, 1;\n"
 	"add.u32 %r3, %r1, %r2;\n"
@@ -115,24 +77,24 @@ static int src_distance(const Config *c)
 
 TEST(timing_two_operands_in_one_bank_cost_one_cycle)
 {
-	Config c = machine();
+	Config c = tsim_config();
 	int d = src_distance(&c);
 	CHECK(d > 0);
 	if (d <= 0) return;
 	c.rf_banks = d;                  /* (r + w) mod d: both sources in one bank */
-	KernelStats same = run(&c, conflict_ptx, 32);
+	KernelStats same = tsim_run(&c, conflict_ptx, 1, 32);
 	c.rf_banks = d + 1;              /* in different banks */
-	KernelStats diff = run(&c, conflict_ptx, 32);
+	KernelStats diff = tsim_run(&c, conflict_ptx, 1, 32);
 	CHECK_EQ(same.ts.cycles, diff.ts.cycles + 1);
 	CHECK_EQ(same.ts.bank_conflicts, 1);
 	CHECK_EQ(diff.ts.bank_conflicts, 0);
 	int64_t dd = 1 + c.rf_mrf_latency + c.pipe_sp_lat;
 	CHECK_EQ(diff.ts.cycles, 3 * dd + 1 - c.rf_mrf_latency);
 	c.rf_banks = 0;                  /* unlimited */
-	CHECK_EQ(run(&c, conflict_ptx, 32).ts.cycles, diff.ts.cycles);
+	CHECK_EQ(tsim_run(&c, conflict_ptx, 1, 32).ts.cycles, diff.ts.cycles);
 }
 
-static const char mem_ptx[] = HEAD
+static const char mem_ptx[] = TSIM_HEAD
 	"ld.param.u64 %rd1, [out];\n"
 	"ld.global.u32 %r1, [%rd1];\n"
 	"add.u32 %r2, %r1, 1;\n"
@@ -144,14 +106,14 @@ static const char mem_ptx[] = HEAD
  * The add: + D.  Plus 1. */
 TEST(timing_memory_access_costs_the_configured_latency)
 {
-	Config c = machine();
+	Config c = tsim_config();
 	c.l1_bytes = c.l2_bytes = 0;
 	c.icnt_lat = 0;
 	c.dram_model = 1;                /* fixed */
 	int64_t d = 1 + c.rf_mrf_latency + c.pipe_sp_lat;
 	for (int64_t lat = 100; lat <= 400; lat += 300) {
 		c.dram_lat = lat;
-		KernelStats ks = run(&c, mem_ptx, 32);
+		KernelStats ks = tsim_run(&c, mem_ptx, 1, 32);
 		CHECK_EQ(ks.ts.cycles, 3 + 2 * lat + d + 1);
 		CHECK_EQ(ks.ts.dram_reads, 2);
 	}
@@ -160,7 +122,7 @@ TEST(timing_memory_access_costs_the_configured_latency)
 static char *smem_ptx(int stride)
 {
 	char *s = xmalloc(1024);
-	int len = snprintf(s, 1024, "%s", HEAD);
+	int len = snprintf(s, 1024, "%s", TSIM_HEAD);
 	snprintf(s + len, 1024 - len,
 	         "mov.u32 %%r1, %%tid.x;\n"
 	         "mul.lo.u32 %%r2, %%r1, %d;\n"
@@ -177,10 +139,10 @@ static char *smem_ptx(int stride)
  * waves - 1; the add D; plus 1 */
 TEST(timing_shared_memory_latency_and_bank_conflicts)
 {
-	Config c = machine();
+	Config c = tsim_config();
 	int64_t d = 1 + c.rf_mrf_latency + c.pipe_sp_lat;
 	char *ok = smem_ptx(4), *bad = smem_ptx(128);
-	KernelStats a = run(&c, ok, 32), b = run(&c, bad, 32);
+	KernelStats a = tsim_run(&c, ok, 1, 32), b = tsim_run(&c, bad, 1, 32);
 	CHECK_EQ(a.ts.cycles, 3 * d + 1 + c.smem_lat + d + 1);
 	CHECK_EQ(b.ts.cycles, a.ts.cycles + 31);          /* 32 words in one bank */
 	CHECK_EQ(b.ts.smem_conflicts, 31);
@@ -192,7 +154,7 @@ static char *barrier_ptx(int k)
 {
 	size_t cap = 4096;
 	char *s = xmalloc(cap);
-	int len = snprintf(s, cap, "%s", HEAD);
+	int len = snprintf(s, cap, "%s", TSIM_HEAD);
 	len += snprintf(s + len, cap - len,
 	                   "mov.u32 %%r1, %%tid.x;\n"
 	                   "setp.lt.u32 %%p1, %%r1, 32;\n"
@@ -208,10 +170,10 @@ static char *barrier_ptx(int k)
  * later for every extra add of the slow warp, the fast one waiting. */
 TEST(timing_barrier_waits_for_the_slowest_warp)
 {
-	Config c = machine();
+	Config c = tsim_config();
 	int64_t d = 1 + c.rf_mrf_latency + c.pipe_sp_lat;
 	char *p1 = barrier_ptx(1), *p6 = barrier_ptx(6);
-	KernelStats a = run(&c, p1, 64), b = run(&c, p6, 64);
+	KernelStats a = tsim_run(&c, p1, 1, 64), b = tsim_run(&c, p6, 1, 64);
 	CHECK_EQ(b.ts.cycles - a.ts.cycles, 5 * d);
 	CHECK(b.ts.stall_barrier >= (uint64_t)(5 * d));
 	free(p1);
@@ -220,9 +182,9 @@ TEST(timing_barrier_waits_for_the_slowest_warp)
 
 TEST(timing_stall_slots_add_up)
 {
-	Config c = machine();
+	Config c = tsim_config();
 	char *ptx = barrier_ptx(3);
-	KernelStats k = run(&c, ptx, 64);
+	KernelStats k = tsim_run(&c, ptx, 1, 64);
 	const TStats *t = &k.ts;
 	CHECK_EQ(t->issued + t->stall_idle + t->stall_rf + t->stall_mem + t->stall_scoreboard +
 	         t->stall_barrier + t->stall_other, t->cycles * (uint64_t)c.sched_count);

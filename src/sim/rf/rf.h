@@ -62,7 +62,8 @@
  * register file accesses that really happen.
  *
  * The shared machinery -- register banks and their arbitration -- is in
- * banks.h, so a model is only its policy.
+ * banks.h, and one counted main-register-file access (bank port, latency)
+ * in mrf.h, so a model is only its policy.
  */
 #ifndef RFSIM_SIM_RF_RF_H
 #define RFSIM_SIM_RF_RF_H

@@ -16,51 +16,30 @@
 
 #include "base/base.h"
 #include "base/rftech.h"
-#include "sim/rf/banks.h"
+#include "sim/rf/mrf.h"
 #include "sim/rf/rf.h"
-
-typedef struct Baseline {
-	Banks b;
-	int64_t lat;             /* rf.mrf_latency */
-	TStats *st;
-} Baseline;
 
 static void *init(const RfSm *sm)
 {
-	Baseline *m = xcalloc(1, sizeof *m);
-	banks_init(&m->b, sm->cfg);
-	m->lat = rftech_mrf_latency(sm->cfg);
-	m->st = sm->st;
-	return m;
+	Mrf *f = xcalloc(1, sizeof *f);
+	mrf_init(f, sm->cfg, rftech_mrf_latency(sm->cfg), sm->st);
+	return f;
 }
 
 static void fini(void *p)
 {
-	Baseline *m = p;
-	banks_fini(&m->b);
-	free(m);
+	mrf_fini(p);
+	free(p);
 }
 
 static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
-	Baseline *m = p;
-	if (!banks_take(&m->b, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_reads++;
-	return now + m->lat;
+	return mrf_read(p, now, warp, reg);
 }
 
 static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
-	Baseline *m = p;
-	if (!banks_take(&m->b, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_writes++;
-	return 1;
+	return mrf_write(p, now, warp, reg);
 }
 
 const RfModel rf_model_baseline = {

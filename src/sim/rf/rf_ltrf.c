@@ -499,26 +499,33 @@ static int rf_can_issue(void *p, int64_t now, int warp, const TIns *ti)
 	return w->ready <= now + 1;
 }
 
+/* claim a port of cache bank b in cycle now: 1 granted, 0 taken (counted as a bank
+   conflict; asked again next cycle) */
+static int cache_take(Ltrf *m, int64_t now, int b)
+{
+	if (m->cb_cyc[b] != now) {
+		m->cb_cyc[b] = now;
+		m->cb_used[b] = 0;
+	}
+	if (m->cb_used[b] >= m->ports) {
+		m->st->bank_conflicts++;
+		return 0;
+	}
+	m->cb_used[b]++;
+	return 1;
+}
+
 static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
 	Ltrf *m = p;
 	Wcb *w = &m->w[warp];
-	m->st->rfc_reads++;
 	if (reg >= 0 && reg < m->nslots && bit(w->valid, reg)) {
-		int b = w->bank[reg];
-		if (m->cb_cyc[b] != now) {
-			m->cb_cyc[b] = now;
-			m->cb_used[b] = 0;
-		}
-		if (m->cb_used[b] >= m->ports) {
-			m->st->rfc_reads--;                /* asked again next cycle */
-			m->st->bank_conflicts++;
-			return 0;
-		}
-		m->cb_used[b]++;
+		if (!cache_take(m, now, w->bank[reg])) return 0;
+		m->st->rfc_reads++;
 		m->st->rfc_hits++;
 		return w->ready > now + 1 ? w->ready : now + 1;
 	}
+	m->st->rfc_reads++;
 	if (reg >= 0 && reg < m->nslots && bit(w->gone, reg)) {
 		m->st->rfc_hits++;                     /* still in the write-back path */
 		return now + 1;
@@ -532,16 +539,7 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 	Ltrf *m = p;
 	Wcb *w = &m->w[warp];
 	if (reg >= 0 && reg < m->nslots && bit(w->valid, reg)) {
-		int b = w->bank[reg];
-		if (m->cb_cyc[b] != now) {
-			m->cb_cyc[b] = now;
-			m->cb_used[b] = 0;
-		}
-		if (m->cb_used[b] >= m->ports) {
-			m->st->bank_conflicts++;
-			return 0;
-		}
-		m->cb_used[b]++;
+		if (!cache_take(m, now, w->bank[reg])) return 0;
 		m->st->rfc_writes++;
 		return 1;
 	}
@@ -590,26 +588,18 @@ static void rf_deactivate(void *p, int64_t now, int warp)
 	}
 }
 
-const RfModel rf_model_ltrf = {
-	.init = init_ltrf,
-	.fini = fini,
-	.can_issue = rf_can_issue,
-	.issue = rf_issue,
-	.read = rf_read,
-	.write = rf_write,
-	.activate = rf_activate,
-	.deactivate = rf_deactivate,
-	.twolevel = 1,
-};
+/* LTRF and LTRF+ differ only in init's `plus` */
+#define LTRF_HOOKS(init_fn) {        \
+	.init = init_fn,                 \
+	.fini = fini,                    \
+	.can_issue = rf_can_issue,       \
+	.issue = rf_issue,               \
+	.read = rf_read,                 \
+	.write = rf_write,               \
+	.activate = rf_activate,         \
+	.deactivate = rf_deactivate,     \
+	.twolevel = 1,                   \
+}
 
-const RfModel rf_model_ltrfplus = {
-	.init = init_plus,
-	.fini = fini,
-	.can_issue = rf_can_issue,
-	.issue = rf_issue,
-	.read = rf_read,
-	.write = rf_write,
-	.activate = rf_activate,
-	.deactivate = rf_deactivate,
-	.twolevel = 1,
-};
+const RfModel rf_model_ltrf = LTRF_HOOKS(init_ltrf);
+const RfModel rf_model_ltrfplus = LTRF_HOOKS(init_plus);

@@ -67,12 +67,11 @@
 
 #include "analysis/occupancy.h"
 #include "base/base.h"
-#include "sim/rf/banks.h"
+#include "sim/rf/mrf.h"
 #include "sim/rf/rf.h"
 
 typedef struct RegMutex {
-	Banks b;
-	int64_t lat;             /* rf.mrf_latency */
+	Mrf mrf;                 /* the baseline's banks; latency rf.mrf_latency */
 	TStats *st;
 	const TProg *tp;
 	int32_t bs, es;          /* |Bs|, |Es|; es = 0: the baseline */
@@ -139,8 +138,7 @@ static void *init(const RfSm *sm)
 {
 	RegMutex *m = xcalloc(1, sizeof *m);
 	const Config *c = sm->cfg;
-	banks_init(&m->b, c);
-	m->lat = c->rf_mrf_latency;
+	mrf_init(&m->mrf, c, c->rf_mrf_latency, sm->st);
 	m->st = sm->st;
 	m->tp = sm->prog;
 	m->nw = sm->nwarps;
@@ -187,7 +185,7 @@ static void *init(const RfSm *sm)
 static void fini(void *p)
 {
 	RegMutex *m = p;
-	banks_fini(&m->b);
+	mrf_fini(&m->mrf);
 	free(m->status);
 	free(m->srp);
 	free(m->lut);
@@ -288,40 +286,43 @@ static void issue(void *p, int64_t now, int warp, const TIns *ti)
 	for (int i = 0; i < ti->nwr_reg; i++) m->pend[warp] += is_ext(m, r[ti->nrd + i]);
 }
 
-/* the bank access for register reg of warp: base set as the baseline,
-   extended set by its section */
-static int take(RegMutex *m, int64_t now, int warp, int32_t reg)
+/* the (warp, register) whose bank serves register reg of warp: base set as
+   the baseline, extended set by its section */
+static int32_t bank_key(RegMutex *m, int *warp, int32_t reg)
 {
-	if (!m->es || !is_ext(m, reg)) return banks_take(&m->b, now, warp, reg);
-	if (!bit(m->status, warp)) {
+	if (!m->es || !is_ext(m, reg)) return reg;
+	if (!bit(m->status, *warp)) {
 		m->st->rm_unmapped++;
-		return banks_take(&m->b, now, warp, reg);
+		return reg;
 	}
-	return banks_take(&m->b, now, m->lut[warp], reg - m->bs);
+	*warp = m->lut[*warp];
+	return reg - m->bs;
+}
+
+/* an access to reg of warp was granted: one pending extended access fewer */
+static void accessed(RegMutex *m, int warp, int32_t reg)
+{
+	if (m->es && is_ext(m, reg) && m->pend[warp] > 0) m->pend[warp]--;
 }
 
 static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
 	RegMutex *m = p;
-	if (!take(m, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_reads++;
-	if (m->es && is_ext(m, reg) && m->pend[warp] > 0) m->pend[warp]--;
-	return now + m->lat;
+	int bw = warp;
+	int32_t br = bank_key(m, &bw, reg);
+	int64_t t = mrf_read(&m->mrf, now, bw, br);
+	if (t) accessed(m, warp, reg);
+	return t;
 }
 
 static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
 	RegMutex *m = p;
-	if (!take(m, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_writes++;
-	if (m->es && is_ext(m, reg) && m->pend[warp] > 0) m->pend[warp]--;
-	return 1;
+	int bw = warp;
+	int32_t br = bank_key(m, &bw, reg);
+	int done = mrf_write(&m->mrf, now, bw, br);
+	if (done) accessed(m, warp, reg);
+	return done;
 }
 
 const RfModel rf_model_regmutex = {

@@ -87,7 +87,7 @@
 
 #include "analysis/regshare.h"
 #include "base/base.h"
-#include "sim/rf/banks.h"
+#include "sim/rf/mrf.h"
 #include "sim/rf/rf.h"
 
 typedef struct RsRef {       /* SM 0's stall count per period (RfSm.gpu) */
@@ -113,8 +113,7 @@ typedef struct RsCta {
 } RsCta;
 
 typedef struct Regshare {
-	Banks b;
-	int64_t lat;             /* rf.mrf_latency */
+	Mrf mrf;                 /* the baseline's banks; latency rf.mrf_latency */
 	TStats *st;
 	const TProg *prog;
 	int32_t u;               /* unshared registers per thread */
@@ -152,8 +151,7 @@ static void *init(const RfSm *sm)
 {
 	const Config *c = sm->cfg;
 	Regshare *m = xcalloc(1, sizeof *m);
-	banks_init(&m->b, c);
-	m->lat = c->rf_mrf_latency;
+	mrf_init(&m->mrf, c, c->rf_mrf_latency, sm->st);
 	m->st = sm->st;
 	m->prog = sm->prog;
 	m->wpc = sm->warps_per_cta;
@@ -197,7 +195,7 @@ static void *init(const RfSm *sm)
 static void fini(void *p)
 {
 	Regshare *m = p;
-	banks_fini(&m->b);
+	mrf_fini(&m->mrf);
 	free(m->cta);
 	free(m->w);
 	free(m->lock);
@@ -379,24 +377,12 @@ static int priority(void *p, int warp)
 
 static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
-	Regshare *m = p;
-	if (!banks_take(&m->b, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_reads++;
-	return now + m->lat;
+	return mrf_read(&((Regshare *)p)->mrf, now, warp, reg);
 }
 
 static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
-	Regshare *m = p;
-	if (!banks_take(&m->b, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_writes++;
-	return 1;
+	return mrf_write(&((Regshare *)p)->mrf, now, warp, reg);
 }
 
 const RfModel rf_model_regshare = {

@@ -68,7 +68,7 @@
 
 #include "base/base.h"
 #include "base/rftech.h"
-#include "sim/rf/banks.h"
+#include "sim/rf/mrf.h"
 #include "sim/rf/rf.h"
 
 enum { POL_FIFO, POL_LRU };
@@ -87,8 +87,8 @@ typedef struct Port {        /* one RFC bank's ports in one cycle */
 } Port;
 
 typedef struct Rfc {
-	Banks b;                 /* the MRF */
-	int64_t mrf_lat, lat;
+	Mrf mrf;                 /* the main register file */
+	int64_t lat;             /* rfc.latency */
 	int32_t E;               /* entries per warp */
 	int32_t nwarps;
 	int lru, liveness, alloc_src, byp_ll, byp_nr, ev_nr, tag;
@@ -105,8 +105,7 @@ static void *init(const RfSm *sm)
 {
 	const Config *c = sm->cfg;
 	Rfc *m = xcalloc(1, sizeof *m);
-	banks_init(&m->b, c);
-	m->mrf_lat = rftech_mrf_latency(c);
+	mrf_init(&m->mrf, c, rftech_mrf_latency(c), sm->st);
 	m->lat = c->rfc_latency;
 	m->E = (int32_t)c->rfc_entries;
 	m->nwarps = sm->nwarps;
@@ -133,7 +132,7 @@ static void *init(const RfSm *sm)
 static void fini(void *p)
 {
 	Rfc *m = p;
-	banks_fini(&m->b);
+	mrf_fini(&m->mrf);
 	free(m->e);
 	free(m->active);
 	free(m->port);
@@ -176,7 +175,7 @@ static void evict_now(Rfc *m, int64_t now, int warp, Ent *e)
 		if (is_dead(m, e)) {
 			m->st->rfc_dead_writebacks_avoided++;
 		} else {
-			(void)banks_take(&m->b, now, warp, e->reg);
+			(void)banks_take(&m->mrf.b, now, warp, e->reg);   /* a port if free */
 			m->st->rfc_writebacks++;
 			m->st->mrf_writes++;
 		}
@@ -212,28 +211,15 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, 
 		if (m->lru) e->stamp = ++m->stamp;
 		return now + m->lat;
 	}
-	if (!banks_take(&m->b, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_reads++;
+	int64_t t = mrf_read(&m->mrf, now, warp, reg);
+	if (!t) return 0;
 	m->st->rfc_reads++;
 	if (m->alloc_src && m->active[warp]) {
 		Ent *v = victim(m, warp);
 		evict_now(m, now, warp, v);
 		fill(v, m, reg, 0, ann);
 	}
-	return now + m->mrf_lat;
-}
-
-static int mrf_write(Rfc *m, int64_t now, int warp, int32_t reg)
-{
-	if (!banks_take(&m->b, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_writes++;
-	return 1;
+	return t;
 }
 
 static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
@@ -245,7 +231,7 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 	int direct = !m->active[warp] || (m->byp_ll && ti->flags & TF_LONGLAT) ||
 	             (m->byp_nr && ann & TA_NRBL && !(ann & TA_DEAD));
 	if (direct) {
-		if (!mrf_write(m, now, warp, reg)) return 0;
+		if (!mrf_write(&m->mrf, now, warp, reg)) return 0;
 		if (e) e->reg = -1;                     /* the cached copy is stale */
 		return 1;
 	}
@@ -257,12 +243,8 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 	if (!e) {
 		e = victim(m, warp);
 		if (e->reg >= 0 && e->dirty && !is_dead(m, e)) {
-			if (!banks_take(&m->b, now, warp, e->reg)) {   /* the victim's write-back */
-				m->st->bank_conflicts++;
-				return 0;
-			}
+			if (!mrf_write(&m->mrf, now, warp, e->reg)) return 0;   /* the victim's write-back */
 			m->st->rfc_writebacks++;
-			m->st->mrf_writes++;
 		} else if (e->reg >= 0 && e->dirty) {
 			m->st->rfc_dead_writebacks_avoided++;
 		}

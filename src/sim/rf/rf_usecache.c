@@ -74,7 +74,7 @@
 
 #include "base/base.h"
 #include "base/rftech.h"
-#include "sim/rf/banks.h"
+#include "sim/rf/mrf.h"
 #include "sim/rf/rf.h"
 
 enum { INS_ALL, INS_NONBYPASS, INS_USE };
@@ -98,8 +98,8 @@ typedef struct Latch {       /* a value still on the bypass path */
 } Latch;
 
 typedef struct Use {
-	Banks b;
-	int64_t mrf_lat, lat, window;
+	Mrf mrf;                 /* the main register file */
+	int64_t lat, window;
 	int32_t E, nsets, base_ways, extra;   /* sets: base_ways ways, the first `extra` one more */
 	int32_t nslots;          /* registers per warp (set map) */
 	int ins, rep, idx, unknown, fill;
@@ -118,8 +118,7 @@ static void *init(const RfSm *sm)
 {
 	const Config *c = sm->cfg;
 	Use *m = xcalloc(1, sizeof *m);
-	banks_init(&m->b, c);
-	m->mrf_lat = rftech_mrf_latency(c);
+	mrf_init(&m->mrf, c, rftech_mrf_latency(c), sm->st);
 	m->lat = c->usecache_latency;
 	m->window = c->usecache_bypass;
 	m->E = (int32_t)c->usecache_entries;
@@ -152,7 +151,7 @@ static void *init(const RfSm *sm)
 static void fini(void *p)
 {
 	Use *m = p;
-	banks_fini(&m->b);
+	mrf_fini(&m->mrf);
 	free(m->e);
 	free(m->l);
 	free(m->nl);
@@ -245,24 +244,17 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, 
 		e->stamp = ++m->stamp;
 		return now + m->lat;
 	}
-	if (!banks_take(&m->b, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_reads++;
+	int64_t t = mrf_read(&m->mrf, now, warp, reg);
+	if (!t) return 0;
 	m->st->rfc_reads++;
 	if (m->active[warp]) insert(m, warp, reg, last ? 0 : m->fill, 0);
-	return now + m->mrf_lat;
+	return t;
 }
 
 static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int k)
 {
 	Use *m = p;
-	if (!banks_take(&m->b, now, warp, reg)) {
-		m->st->bank_conflicts++;
-		return 0;
-	}
-	m->st->mrf_writes++;
+	if (!mrf_write(&m->mrf, now, warp, reg)) return 0;
 	settle(m, warp, now);
 	Latch *L = m->l + (size_t)warp * LATCH;
 	for (int i = 0; i < m->nl[warp]; i++)     /* an older value of reg: overwritten */
