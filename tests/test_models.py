@@ -59,3 +59,24 @@ def test_every_model_is_deterministic(tmp_path, grid, w):
             for k in HOST:
                 part.pop(k, None)
         assert a["totals"] == b["totals"], f"{w} on {m}"
+
+
+def test_rf_tech_is_the_same_as_its_keys_in_every_model(tmp_path):
+    """rf.tech=3 (LTRF Table 2 #3: 8x capacity, 8x banks, 1.5x latency) on
+    fermi-gtx480 is sm.registers 32768 x 8, rf.banks 16 x 8 and rf.mrf_latency
+    1 -> 2 spelt out, in every model (each reads the scaled values)."""
+    def totals(m, *sets, tag):
+        path = tmp_path / f"{m}-{tag}.json"
+        p = rfsim("run", "hotspot", "--size", "small", "-s", f"rf.model={m}", *sets,
+                  "--stats", path)
+        assert p.returncode == 0, p.stderr
+        t = json.loads(path.read_text())["totals"]
+        for k in HOST:
+            t.pop(k, None)
+        return t
+    for m in models():
+        a = totals(m, "-s", "rf.tech=3", tag="tech")
+        b = totals(m, "-s", "sm.registers=262144", "-s", "rf.banks=128",
+                   "-s", "rf.mrf_latency=2", tag="keys")
+        diff = {k: (a[k], b[k]) for k in a if k != "energy" and a[k] != b[k]}
+        assert not diff, f"{m}: {diff}"

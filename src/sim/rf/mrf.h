@@ -6,7 +6,8 @@
  * counted in the SM's statistics: mrf_reads or mrf_writes when granted,
  * bank_conflicts when the bank's ports are taken (the collector asks
  * again next cycle, a write is retried before any read).  A granted read
- * delivers its value `lat` cycles later.  rf_baseline.c is exactly this;
+ * delivers its value rf.mrf_latency cycles later, scaled by rf.tech
+ * (rftech.h) as every model's MRF is.  rf_baseline.c is exactly this;
  * the other models put their policy in front of it (a register cache
  * answers hits before the MRF is asked; RegMutex passes the (warp, reg)
  * of an extended register's pool section, whose bank serves it).
@@ -17,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/config.h"
+#include "base/rftech.h"
 #include "sim/rf/banks.h"
 #include "sim/tstats.h"
 
@@ -26,10 +28,10 @@ typedef struct Mrf {
 	TStats *st;              /* the SM's counters */
 } Mrf;
 
-static inline void mrf_init(Mrf *f, const Config *cfg, int64_t lat, TStats *st)
+static inline void mrf_init(Mrf *f, const Config *cfg, TStats *st)
 {
 	banks_init(&f->b, cfg);
-	f->lat = lat;
+	f->lat = rftech_mrf_latency(cfg);
 	f->st = st;
 }
 

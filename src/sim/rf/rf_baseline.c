@@ -22,7 +22,7 @@
 static void *init(const RfSm *sm)
 {
 	Mrf *f = xcalloc(1, sizeof *f);
-	mrf_init(f, sm->cfg, rftech_mrf_latency(sm->cfg), sm->st);
+	mrf_init(f, sm->cfg, sm->st);
 	return f;
 }
 

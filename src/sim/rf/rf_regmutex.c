@@ -138,7 +138,7 @@ static void *init(const RfSm *sm)
 {
 	RegMutex *m = xcalloc(1, sizeof *m);
 	const Config *c = sm->cfg;
-	mrf_init(&m->mrf, c, c->rf_mrf_latency, sm->st);
+	mrf_init(&m->mrf, c, sm->st);
 	m->st = sm->st;
 	m->tp = sm->prog;
 	m->nw = sm->nwarps;

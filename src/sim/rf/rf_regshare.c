@@ -151,7 +151,7 @@ static void *init(const RfSm *sm)
 {
 	const Config *c = sm->cfg;
 	Regshare *m = xcalloc(1, sizeof *m);
-	mrf_init(&m->mrf, c, c->rf_mrf_latency, sm->st);
+	mrf_init(&m->mrf, c, sm->st);
 	m->st = sm->st;
 	m->prog = sm->prog;
 	m->wpc = sm->warps_per_cta;

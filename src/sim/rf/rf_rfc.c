@@ -105,7 +105,7 @@ static void *init(const RfSm *sm)
 {
 	const Config *c = sm->cfg;
 	Rfc *m = xcalloc(1, sizeof *m);
-	mrf_init(&m->mrf, c, rftech_mrf_latency(c), sm->st);
+	mrf_init(&m->mrf, c, sm->st);
 	m->lat = c->rfc_latency;
 	m->E = (int32_t)c->rfc_entries;
 	m->nwarps = sm->nwarps;

@@ -118,7 +118,7 @@ static void *init(const RfSm *sm)
 {
 	const Config *c = sm->cfg;
 	Use *m = xcalloc(1, sizeof *m);
-	mrf_init(&m->mrf, c, rftech_mrf_latency(c), sm->st);
+	mrf_init(&m->mrf, c, sm->st);
 	m->lat = c->usecache_latency;
 	m->window = c->usecache_bypass;
 	m->E = (int32_t)c->usecache_entries;
