@@ -144,8 +144,8 @@ static void figure(Ctx *c, const Exp *e, const Exp *src, int nfailed)
 		fprintf(c->md, "\n*No results to plot (%s).*\n", err_msg());
 	} else {
 		if (!plot_y_found(&csv, p.y)) {
-			fprintf(c->md, "\n*This build reports no `%s` (the functional model has no "
-			        "cycles; the timing model is issue 5): plotted `warp_instructions` "
+			fprintf(c->md, "\n*This build reports no `%s` (functional runs have "
+			        "no cycles): plotted `warp_instructions` "
 			        "instead.*\n", p.y);
 			snprintf(title, sizeof title, "%s [no %s in this build: warp instructions]",
 			         p.title, p.y);
@@ -242,8 +242,8 @@ static void run_exp(Ctx *c, const Exp *e)
 	if (s.nmissing) {
 		fprintf(c->md, "\n*This build has no config key or value");
 		for (int i = 0; i < s.nmissing; i++) fprintf(c->md, "%s `%s`", i ? "," : "", s.missing[i]);
-		fprintf(c->md, "%s*\n", s.missing_axis ? ": the experiment waits for it (a "
-		        "register-file model or key still to come) and was not run."
+		fprintf(c->md, "%s*\n", s.missing_axis ? ": the experiment needs it and was "
+		        "not run."
 		        : "; those settings and axis values were dropped.");
 	}
 	if (s.missing_axis) {
