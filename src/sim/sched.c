@@ -31,7 +31,8 @@
  *
  * A register-file model whose cache holds only the active warps
  * (RfModel.twolevel: LTRF) gets the two-level policy whatever sched.policy
- * says.
+ * says; one that cannot run under it (RfModel.single_level: register
+ * sharing) gets lrr when sched.policy is twolevel.
  *
  * A register-file model may rank warps (RfModel.priority, e.g. owner warp
  * first): then the candidates are tried by rank, the policy's order
@@ -69,6 +70,7 @@ void sched_init(Sm *s)
 	s->nsched = (int32_t)s->cfg->sched_count;
 	s->policy = s->cfg->sched_policy;
 	if (rf_models[s->cfg->rf_model]->twolevel) s->policy = P_TWOLEVEL;   /* rf.h */
+	if (rf_models[s->cfg->rf_model]->single_level && s->policy == P_TWOLEVEL) s->policy = P_LRR;
 	s->inner = s->cfg->sched_inner;
 	s->suspend_marked = s->cfg->sched_suspend == 1;
 	int32_t per = (int32_t)((s->cfg->sched_active_warps + s->nsched - 1) / s->nsched);

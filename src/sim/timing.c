@@ -60,12 +60,6 @@ static int bad_config(const Config *c)
 		        (long long)(c->oc_units + c->oc_mem_units), CU_MAX);
 		return RF_EINPUT;
 	}
-	if (c->rf_model == RF_regshare && c->sched_policy == 2 /* twolevel */) {
-		/* its waiting non-owner warps would fill the active set for good (Jatala 7.2) */
-		err_set("config keys rf.model = regshare and sched.policy = twolevel: register "
-		        "sharing runs under lrr or gto, not the two-level scheduler");
-		return RF_EINPUT;
-	}
 	if (c->rf_subcore && rftech_banks(c) % c->sched_count) {
 		err_set("config key rf.subcore: rf.banks = %lld must be a multiple of sched.count = "
 		        "%lld", (long long)rftech_banks(c), (long long)c->sched_count);

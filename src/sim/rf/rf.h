@@ -55,6 +55,11 @@
  *                the active warps' registers (LTRF 3.2): the SM then runs
  *                the two-level scheduler whatever sched.policy says, with
  *                the config's sched.active_warps and sched.inner.
+ *   single_level (a flag) the model cannot run under the two-level
+ *                scheduler (register sharing: non-owner warps waiting for a
+ *                lock would hold the active set for good, Jatala 7.2): a
+ *                config whose sched.policy is twolevel runs it under lrr,
+ *                the paper's base policy.
  *
  * Every hook but read and write may be NULL.  Counting is the model's
  * job: it bumps st->mrf_reads, mrf_writes and bank_conflicts (TStats) for
@@ -111,6 +116,7 @@ typedef struct RfModel {     /* the hooks; names and descriptions are models.def
 	void (*finish)(void *m, TStats *st);
 	int (*branch_extra)(void *m);
 	int twolevel;            /* needs the two-level scheduler (see above) */
+	int single_level;        /* cannot run under it: lrr instead (see above) */
 } RfModel;
 
 enum {                       /* model indices, in models.def order (= rf.model's value) */

@@ -19,6 +19,12 @@
  * changes a decision) -- except that owner-warp-first, if on, still orders
  * the (all unshared) warps by launch, as the paper's Figure 15 notes.
  *
+ * Scheduler.  The paper runs sharing under LRR and GTO and compares it
+ * with an unshared two-level scheduler (§7.2, Figure 14), never under it:
+ * non-owner warps waiting for a lock would hold the active set for good.
+ * The model is single_level (rf.h): a config whose sched.policy is
+ * twolevel (maxwell-ltrf, gebhart-isca11) runs it under lrr.
+ *
  * Registers (§4, Figure 4).  A thread's registers R0..R(u-1), u =
  * floor(regs t), are its own; R(u).. are shared (regshare.c's numbering:
  * per warp 32u unshared registers, R_w t rounded down).  A warp of a
@@ -398,4 +404,5 @@ const RfModel rf_model_regshare = {
 	.write = rf_write,
 	.priority = priority,
 	.tick = tick,
+	.single_level = 1,
 };
