@@ -30,6 +30,16 @@ def grid(tmp_path_factory):
         return dict(zip(jobs, ex.map(lambda j: run(tmp, *j), jobs)))
 
 
+@pytest.mark.parametrize("config", ["maxwell-ltrf", "gebhart-isca11", "hopper-h100"])
+def test_every_model_runs_on_every_config(config):
+    """`rfsim compare` on the other built-in configs (two-level schedulers,
+    sub-cores, other register files): every model, every workload, checks pass."""
+    p = rfsim("compare", "--size", "small", "-c", config, "-j", str(JOBS))
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    n = len(models()) * len(workloads())
+    assert f"{n} of {n} runs passed their checks" in p.stdout
+
+
 def test_models_are_listed():
     assert models()[:2] == ["baseline", "ideal"]
 
