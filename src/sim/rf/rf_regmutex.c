@@ -32,7 +32,9 @@
  * the scheduler next tries it; otherwise issue writes the index into the
  * LUT and sets both bits.  A release clears them.  An acquire while holding
  * and a release while not holding have no effect (III: "should have no
- * effect").  A warp's CTA leaving frees whatever its warps still hold.
+ * effect"; they still count as acquires and releases issued).  A warp's
+ * CTA leaving frees whatever its warps still hold (rm_exit_holding: 0 with
+ * the compiler's code, which releases before every exit).
  *
  * Acquire and release are decoded "as a barrier operation" (III-B): here a
  * release waits (stall_rf) until the warp's issued instructions have done
@@ -57,7 +59,8 @@
  * Reads take rf.mrf_latency cycles and are counted as mrf_reads, as in the
  * baseline.  Statistics (tstats.def rm_*): acquires, acquires granted at the
  * first try, cycles blocked at acquire (first refusal to grant), releases,
- * instructions issued while holding the extended set, and -- for kernels
+ * cycles waited at a release, instructions issued while holding the
+ * extended set (acquire and release themselves excluded), and -- for kernels
  * with an extended set -- |Es|, |Bs|, registers, SRP sections, and resident
  * warps with and without RegMutex (theoretical occupancy).  Storage bits
  * (384 on Fermi) are regmutex_storage_bits (regmutex.c), shown by analyze.
