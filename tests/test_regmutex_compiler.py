@@ -71,7 +71,7 @@ def kernels_json(workload, *extra):
 
 
 def test_analyze_json_shape():
-    ks = kernels_json("mum", *ON)
+    ks = kernels_json("tpacf", *ON)
     rm = ks[0]["regmutex"]
     for key in ("bs", "es", "acquires", "releases", "moves", "warps_per_sm_base",
                 "warps_per_sm", "occupancy_base", "occupancy", "pool_sections",
@@ -81,17 +81,23 @@ def test_analyze_json_shape():
     assert rm["applied"] and rm["es"] > 0 and rm["bs"] + rm["es"] >= ks[0]["regs_per_thread"]
     assert rm["acquires"] >= 1 and rm["releases"] >= 1
     assert rm["warps_per_sm"] > rm["warps_per_sm_base"]
-    off = kernels_json("mum")[0]["regmutex"]    # pass off: the pick alone, no code
+    off = kernels_json("tpacf")[0]["regmutex"]    # pass off: the pick alone, no code
     assert not off["applied"] and off["acquires"] == 0 and off["es"] == rm["es"]
 
 
 def test_register_limited_kernels_gain_occupancy():
-    """The heuristic applies RegMutex to most register-limited kernels and
-    never lowers occupancy."""
-    gained = 0
+    """The heuristic never lowers occupancy; where it gives a kernel an
+    extended set it raises occupancy with a pool for more than half the
+    resident warps; where it declines, no candidate could, and the reason
+    says so.  tpacf's kernel and particlefilter's likelihood kernel are
+    such kernels on fermi-gtx480."""
+    gained = set()
     for w in workloads("register-limited"):
         for k in kernels_json(w, *ON):
             rm = k["regmutex"]
             assert rm["warps_per_sm"] >= rm["warps_per_sm_base"], (w, k["name"], rm)
-            gained += rm["applied"] and rm["warps_per_sm"] > rm["warps_per_sm_base"]
-    assert gained >= 8, gained
+            if rm["applied"]:
+                assert rm["warps_per_sm"] > rm["warps_per_sm_base"], (w, k["name"], rm)
+                assert 2 * rm["pool_sections"] > rm["warps_per_sm"], (w, k["name"], rm)
+                gained.add(k["name"])
+    assert {"tpacf_hist", "pf_likelihood"} <= gained, gained

@@ -154,11 +154,17 @@ def slots_add_up(t):
     return t["issued"] + stall
 
 
-@pytest.mark.parametrize("paired", [0, 1])
-@pytest.mark.parametrize("workload", ["hotspot", "mriq", "dwt2d", "tpacf", "particlefilter"])
-def test_register_limited_invariants(tmp_path, workload, paired):
+# es 0: the heuristic's pick.  Where the heuristic declines (no candidate
+# raises occupancy with a pool for more than half the warps), the size the
+# highest occupancy gives is forced, so the hardware is still exercised there
+@pytest.mark.parametrize("workload,paired,es", [
+    ("hotspot", 0, 4), ("hotspot", 1, 0), ("mriq", 0, 14), ("mriq", 1, 0),
+    ("dwt2d", 0, 14), ("dwt2d", 1, 0), ("tpacf", 0, 0), ("tpacf", 1, 0),
+    ("particlefilter", 0, 0), ("particlefilter", 1, 0), ("mum", 0, 18)])
+def test_register_limited_invariants(tmp_path, workload, paired, es):
     base = [workload, "--size", "small", "-c", "fermi-gtx480"]
-    t = stats(tmp_path, "rm", *base, "-s", "rf.model=regmutex", "-s", f"regmutex.paired={paired}")
+    t = stats(tmp_path, "rm", *base, "-s", "rf.model=regmutex", "-s", f"regmutex.paired={paired}",
+              *(["-s", f"regmutex.es={es}"] if es else []))
     b = stats(tmp_path, "bl", *base, "-s", "rf.model=baseline")
     assert t["rm_sms"] > 0 and t["rm_acquires"] > 0
     assert t["rm_unmapped"] == 0 and t["rm_exit_holding"] == 0
@@ -185,7 +191,7 @@ def test_no_extended_set_runs_as_baseline(tmp_path, workload):
 
 def test_model_turns_the_pass_on(tmp_path):
     f = tmp_path / "a.json"
-    p = rfsim("analyze", "hotspot", "-c", "fermi-gtx480", "-s", "rf.model=regmutex", "--json", f)
+    p = rfsim("analyze", "tpacf", "-c", "fermi-gtx480", "-s", "rf.model=regmutex", "--json", f)
     assert p.returncode == 0, p.stderr
     k = json.loads(f.read_text())["kernels"][0]["regmutex"]
     assert k["applied"] and k["es"] > 0 and k["acquires"] > 0 and k["releases"] > 0
@@ -239,3 +245,27 @@ def test_reproduce_second_plot_reuses_points(tmp_path):
     assert not (out / "regmutex-fig7-occupancy").exists()
     row = [ln for ln in md.splitlines() if ln.startswith("| mean occupancy, RegMutex")][0]
     assert row.rstrip(" |").split("|")[-1].strip() not in ("", "-"), row
+
+
+def test_launch_shape_recompiles(tmp_path):
+    """The |Es| choice is made for the launch's block size: srad_update
+    declares no block size, so at load the pass assumes 256 threads and
+    gives it |Es| 6 (analyze shows that); srad launches it with 16 x 8
+    threads, where no candidate raises occupancy with a pool for more than
+    half the warps, so the launch runs it without an extended set, while
+    srad_coeff keeps its own (|Es| 2 at both shapes)."""
+    half = ["-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "sm.registers=16384"]
+    f = tmp_path / "a.json"
+    p = rfsim("analyze", "srad", *half, "--json", f)
+    assert p.returncode == 0, p.stderr
+    ks = {k["name"]: k["regmutex"] for k in json.loads(f.read_text())["kernels"]}
+    assert ks["srad_update"]["applied"] and ks["srad_update"]["es"] == 6
+    s = tmp_path / "s.json"
+    p = rfsim("run", "srad", "--size", "small", *half, "--stats", s)
+    assert p.returncode == 0 and "PASS" in p.stdout, p.stdout + p.stderr
+    run = {}
+    for k in json.loads(s.read_text())["kernels"]:
+        run.setdefault(k["name"], k)
+    assert run["srad_update"]["rm_sms"] == 0 and run["srad_update"]["rm_acquires"] == 0
+    assert run["srad_coeff"]["rm_sms"] > 0
+    assert run["srad_coeff"]["rm_es"] == 2 * run["srad_coeff"]["rm_sms"]

@@ -27,8 +27,32 @@
  *                 Table I agrees (BFS and MRI-Q: 24 registers, |Bs| 18): we
  *                 follow the example, i.e. the smallest |Es| whose pool
  *                 exceeds half the warps, which also keeps the acquired code
- *                 shortest; if none does, the largest pool.  Only a kernel
- *                 whose occupancy is register-limited gets an extended set.
+ *                 shortest.  The text leaves open what happens when no
+ *                 candidate at the highest occupancy lets more than half
+ *                 the warps in: section IV-C says the policy works by
+ *                 "prioritizing occupancy and then adjusting it based on
+ *                 the number of sections in SRP", and the policy's stated
+ *                 aim is "not curtailing scheduling freedom", so we step
+ *                 down to the next occupancy the candidates give, as long
+ *                 as it is still above the baseline's, and take the first
+ *                 level where a candidate's pool exceeds half the warps.
+ *                 When no level above the baseline's has one, the kernel
+ *                 keeps a zero-sized extended set (the paper's "default
+ *                 execution mode"): every candidate that raises occupancy
+ *                 would leave fewer sections than half the warps, and the
+ *                 hot code, where live registers peak, would run a few warps
+ *                 at a time.  (On fermi-gtx480 the literal rule gave tpacf a
+ *                 2-section pool for 28 warps and 4x the baseline's cycles,
+ *                 srad with half the register file 1 section for 28 warps
+ *                 and 8x; stepping down gives tpacf 16 sections for 24
+ *                 warps and the baseline's cycles.)  If no candidate raises
+ *                 the occupancy at all, the literal pick stands, as the
+ *                 paper's MergeSort shows (IV-B: no benefit, a slight cost).
+ *                 Paired warps (III-C) always have a pool of exactly half
+ *                 the warps, one section per pair, so there is nothing to
+ *                 adjust: the highest occupancy, then the smallest |Es|.
+ *                 Only a kernel whose occupancy is register-limited gets an
+ *                 extended set.
  *                 Deadlock rules: the pool holds at least one extended set,
  *                 and |Bs| >= the registers live at every CTA barrier; a
  *                 candidate breaking either is dropped, and so is one whose
@@ -44,9 +68,15 @@
  * |Es| * 32 registers, at most one per resident warp.  The paired-warps
  * variant (section III-C) gives each pair 2|Bs| + |Es| registers, so
  * occupancy is computed at ceil((2|Bs| + |Es|) / 2) registers per thread
- * and the pool has one section per pair.  Threads per CTA come from
- * .reqntid/.maxntid (256 when neither is given) and shared memory from the
- * kernel's static .shared variables, since the pass runs before launch.
+ * and the pool has one section per pair.  Threads per CTA and shared
+ * memory are the launch's: the pass first runs when the module is loaded,
+ * assuming .reqntid/.maxntid (256 when neither is given) and the static
+ * .shared variables, and Func.rm_threads/rm_shared record that; a launch
+ * with another shape recompiles the kernel for it (Module.launch_threads,
+ * launch_dyn_shared; gpu.c's launch_image), as a driver JIT would -- the
+ * |Es| choice depends on the occupancy, which depends on the block size
+ * (III-B2: |Bs| and |Es| are "supplied by the compiler ... at the kernel
+ * launch").
  *
  * Storage (section III-B): a warp-status bit per warp slot (Nw), an SRP
  * bitmask (Nw), and a lookup table of Nw entries of ceil(log2 Nw) bits:
@@ -138,19 +168,27 @@ void regmutex_pick(const Config *cfg, int32_t regs, int32_t threads, int64_t sha
 		return;
 	}
 	if (o.limiter != OCC_REGISTERS) { p->why = "occupancy not register-limited"; return; }
-	int32_t best = -1, bw = 0, bsec = 0;
+	/* half: the highest occupancy above the baseline's at which some candidate
+	   lets more than half the resident warps hold an extended set, the
+	   smallest such |Es|; lit: the highest occupancy, the largest pool, taken
+	   only when no candidate raises the occupancy at all (as MergeSort in
+	   section IV-B) */
+	int32_t half = -1, hw = 0, hsec = 0, lit = -1, lw = 0, lsec = 0;
 	for (size_t k = 0; k < sizeof pct / sizeof pct[0]; k++) {
 		int32_t es = regs * pct[k] / 100, w, sec;
 		if (es <= 0 || es % 2 || es >= regs || regs - es < min_bs) continue;
 		sec = regmutex_sections(cfg, threads, shared, regs - es, es, paired, &w);
 		if (sec < 1) continue;                   /* deadlock rule 1 */
-		int more = 2 * sec > w, bmore = 2 * bsec > bw;
-		if (best < 0 || w > bw || (w == bw && ((more && !bmore) ||
-		                                       (!more && !bmore && sec > bsec))))
-			best = es, bw = w, bsec = sec;
+		if (!paired && 2 * sec > w && w > o.warps_per_sm && (half < 0 || w > hw))
+			half = es, hw = w, hsec = sec;
+		if (lit < 0 || w > lw || (w == lw && sec > lsec))
+			lit = es, lw = w, lsec = sec;
 	}
-	if (best < 0) { p->why = "no candidate meets the deadlock rules"; return; }
-	p->es = best, p->bs = regs - best, p->warps_rm = bw, p->sections = bsec;
+	if (lit < 0) { p->why = "no candidate meets the deadlock rules"; return; }
+	if (half >= 0) p->es = half, p->warps_rm = hw, p->sections = hsec;
+	else if (paired || lw <= o.warps_per_sm) p->es = lit, p->warps_rm = lw, p->sections = lsec;
+	else { p->why = "no candidate raises occupancy with a pool for more than half the warps"; return; }
+	p->bs = regs - p->es;
 }
 
 int64_t regmutex_storage_bits(const Config *cfg, int paired)
@@ -209,10 +247,12 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 		return RF_OK;
 	}
 	if (has_call(f)) { st->pick.why = "calls (left out)"; return RF_OK; }
-	int32_t threads = threads_of(f->reqntid), paired = (int)cfg->regmutex_paired;
+	int32_t threads = m->launch_threads ? m->launch_threads : threads_of(f->reqntid);
+	int32_t paired = (int)cfg->regmutex_paired;
 	if (!threads) threads = threads_of(f->maxntid);
 	if (!threads) threads = 256;
-	int64_t shared = static_shared(m, fi);
+	int64_t shared = static_shared(m, fi) + m->launch_dyn_shared;
+	f->rm_threads = threads, f->rm_shared = shared;
 	last[0] = 0;
 	int32_t *need = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	int32_t min_bs = regmutex_need(f, need), force = (int32_t)cfg->regmutex_es, rc = RF_OK;

@@ -379,6 +379,9 @@ typedef struct Func {
 	int32_t nrset;           /* entries of rsets (0: no PREFETCH inserted) */
 	/* set by the RegMutex pass (src/analysis/regmutex.c) on kernels it transformed */
 	int32_t rm_bs, rm_es;    /* base and extended register set sizes (0, 0: untouched) */
+	int32_t rm_threads;      /* threads per CTA its |Es| choice assumed (0: not considered:
+	                            not an allocated kernel, or it calls) */
+	int64_t rm_shared;       /* shared memory per CTA it assumed, bytes */
 } Func;
 
 typedef struct FwdDecl {    /* a function prototype written before its definition */
@@ -405,6 +408,10 @@ typedef struct Module {
 	Alias *aliases;  int32_t nalias;    /* .alias directives */
 	uint32_t pragmas;        /* interned, ';'-joined module-scope .pragma strings */
 	uint32_t *file_names; int32_t nfile; /* .file N "name": index N -> interned */
+	/* a launch's shape for the RegMutex pass (0: assume it from the kernel's
+	   directives); set by gpu.c when it recompiles a kernel for a launch */
+	int32_t launch_threads;
+	uint32_t launch_dyn_shared;
 	/* string interning */
 	char *strbuf;    size_t strlen_, strcap;
 	struct StrTab *strtab;

@@ -224,7 +224,11 @@ static void stack_needs(Image *img, const Module *m)
 
 Image *image_build(const Program *p, int32_t kernel)
 {
-	const Module *m = p->m;
+	return image_build_in(p, p->m, kernel);
+}
+
+Image *image_build_in(const Program *p, const Module *m, int32_t kernel)
+{
 	Image *img = xcalloc(1, sizeof *img);
 	img->arena = arena_new();
 	img->m = m;
@@ -233,7 +237,7 @@ Image *image_build(const Program *p, int32_t kernel)
 	img->recursive = reach(m, kernel, &funcs, &nf);
 	DecodeCtx dc = {.m = m, .p = p, .img = img};
 	dc.addr = xmalloc((size_t)m->nsym * sizeof *dc.addr);
-	for (int32_t i = 0; i < m->nsym; i++) dc.addr[i] = p->addr[i];
+	for (int32_t i = 0; i < m->nsym; i++) dc.addr[i] = i < p->m->nsym ? p->addr[i] : -1;
 	dc.img_of_func = xmalloc((size_t)m->nfunc * sizeof *dc.img_of_func);
 	for (int32_t i = 0; i < m->nfunc; i++) dc.img_of_func[i] = -1;
 	img->nfunc = nf;

@@ -139,6 +139,9 @@ typedef struct Image {
 struct Program;
 /* lower kernel `kernel` of the program; NULL with err_set("file:line:col: ...") */
 Image *image_build(const struct Program *p, int32_t kernel);
+/* the same from another parse m of the program's text (its module-scope
+   symbols are the program's, in the same order) */
+Image *image_build_in(const struct Program *p, const Module *m, int32_t kernel);
 void image_free(Image *img);
 
 #endif

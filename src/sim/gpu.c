@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "analysis/pass.h"
+#include "analysis/regmutex.h"
 #include "base/base.h"
 #include "ptx/ptx.h"
 #include "sim/prog.h"
@@ -207,6 +208,8 @@ void gpu_unload(Gpu *g, Program *p)
 	if (!p) return;
 	for (int32_t i = 0; i < p->ngalloc; i++) gmem_free(&g->gm, p->gallocs[i]);
 	for (int32_t i = 0; i < p->nkernel; i++) image_free(p->img[i]);
+	for (int32_t i = 0; i < p->nvar; i++) image_free(p->var[i].img), ir_free(p->var[i].m);
+	free(p->var);
 	free(p->img);
 	free(p->kernels);
 	free(p->gallocs);
@@ -427,6 +430,35 @@ static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
 	return rc;
 }
 
+/* The Image a launch runs.  The RegMutex pass chooses |Es| from the
+ * occupancy, which depends on the block size and the shared memory; at load
+ * time it had to assume them (regmutex.c).  A launch with another shape
+ * gets the kernel recompiled from the program's text for that shape, once
+ * per shape.  NULL with err_set on a failure (not expected: the same text
+ * compiled at load). */
+static const Image *launch_image(const Gpu *g, Program *p, int k, int32_t threads,
+                                 uint32_t dyn)
+{
+	const Func *f = &p->m->funcs[p->kernels[k]];
+	if (!regmutex_enabled(&g->cfg) || !f->rm_threads ||
+	    (f->rm_threads == threads && !dyn))
+		return p->img[k];
+	for (int32_t i = 0; i < p->nvar; i++)
+		if (p->var[i].k == k && p->var[i].threads == threads && p->var[i].dyn == dyn)
+			return p->var[i].img;
+	Module *m = ptx_parse(p->src, strlen(p->src), p->m->filename);
+	if (!m) return NULL;
+	m->launch_threads = threads, m->launch_dyn_shared = dyn;
+	Image *img = NULL;
+	if (pass_run(m, &g->cfg) || !(img = image_build_in(p, m, p->kernels[k]))) {
+		ir_free(m);
+		return NULL;
+	}
+	p->var = xrealloc(p->var, sizeof *p->var * (size_t)(p->nvar + 1));
+	p->var[p->nvar++] = (struct LaunchVariant){k, threads, dyn, m, img};
+	return img;
+}
+
 int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
                const void *params, size_t psize)
 {
@@ -439,7 +471,8 @@ int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
 		gpu_set_fault(FAULT_BAD_LAUNCH);
 		return rc;
 	}
-	const Image *img = p->img[k];
+	const Image *img = launch_image(g, p, k, (int32_t)(block.x * block.y * block.z), dyn);
+	if (!img) return RF_EINPUT;
 	Launch L = {0};
 	L.img = img;
 	L.kname = prog_kernel_name(p, k);

@@ -28,6 +28,15 @@ struct Program {
 	int32_t nkernel;
 	Image **img;             /* per kernel */
 	ParamInfo **params;      /* per kernel */
+	/* RegMutex: kernels recompiled for a launch's block size and dynamic
+	   shared memory (gpu.c launch_image), each from its own parse */
+	struct LaunchVariant {
+		int32_t k, threads;
+		uint32_t dyn;
+		Module *m;
+		Image *img;
+	} *var;
+	int32_t nvar;
 };
 
 #endif

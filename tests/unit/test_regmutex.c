@@ -398,8 +398,20 @@ TEST(regmutex_pick_paper)
 	CHECK_EQ(p.warps_rm, 48);
 	CHECK_EQ(p.sections, 26);
 	CHECK(p.why == NULL);
-	regmutex_pick(&c, 24, 256, 0, 19, 0, 0, &p);   /* rule 2 leaves only 4 (and 2) */
+	/* rule 2 leaves only 4 (48 warps, 16 sections: not more than half) and 2
+	   (40 warps, the baseline's): no extended set */
+	regmutex_pick(&c, 24, 256, 0, 19, 0, 0, &p);
+	CHECK_EQ(p.es, 0);
+	CHECK_STR(p.why, "no candidate raises occupancy with a pool for more than half the warps");
+	/* tpacf's kernel: 8 gives the highest occupancy (28 warps) but 2 sections;
+	   the next level down, 24 warps, has 16 sections with 4 */
+	regmutex_pick(&c, 44, 128, 1536, 0, 0, 0, &p);
+	CHECK_EQ(p.warps_base, 20);
 	CHECK_EQ(p.es, 4);
+	CHECK_EQ(p.warps_rm, 24);
+	CHECK_EQ(p.sections, 16);
+	CHECK_EQ(regmutex_sections(&c, 128, 1536, 36, 8, 0, &w), 2);
+	CHECK_EQ(w, 28);
 	regmutex_pick(&c, 24, 256, 0, 23, 0, 0, &p);
 	CHECK_EQ(p.es, 0);
 	regmutex_pick(&c, 16, 256, 0, 0, 0, 0, &p);    /* threads limit it, not registers */
