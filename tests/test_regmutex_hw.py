@@ -269,3 +269,19 @@ def test_launch_shape_recompiles(tmp_path):
     assert run["srad_update"]["rm_sms"] == 0 and run["srad_update"]["rm_acquires"] == 0
     assert run["srad_coeff"]["rm_sms"] > 0
     assert run["srad_coeff"]["rm_es"] == 2 * run["srad_coeff"]["rm_sms"]
+
+
+@pytest.mark.parametrize("workload", ["saxpy", "reduce", "bfs"])
+def test_two_level_scheduler_no_deadlock(tmp_path, workload):
+    """Bug: under the two-level scheduler (gebhart-isca11: one scheduler, 8
+    active warps) a warp refused at an acquire stayed in the active set;
+    with the active set full of such warps and the section holders in the
+    pending set, nothing ever issued again (watchdog: kernel deadlock).  A
+    warp refused at an acquire now leaves the active set like a warp at a
+    barrier (RF_WAIT_WARPS, rf.h).  Half the register file makes these
+    kernels register-limited, so RegMutex gives them an extended set."""
+    t = stats(tmp_path, "rm", workload, "--size", "small", "-c", "gebhart-isca11",
+              "-s", "rf.model=regmutex", "-s", "sm.registers=16384")
+    assert t["rm_acquires"] > t["rm_acquires_first"] > 0     # some acquires were refused
+    assert t["rm_unmapped"] == 0 and t["rm_exit_holding"] == 0
+    assert slots_add_up(t) == t["cycles"]                  # sm.count x sched.count = 1

@@ -41,7 +41,10 @@
  * A candidate fails if its next instruction has a scoreboard hazard (the
  * warp is parked until one of its writes completes; two-level: a hazard
  * on a long-latency result also deactivates it), if the RF model refuses
- * it (can_issue), or if no operand collector of its kind is free.  The
+ * it (can_issue; two-level: a warp that waits for other warps' registers,
+ * RegMutex's acquire, is deactivated too, or an active set full of
+ * acquiring warps would starve the pending warps holding the pool -- a
+ * deadlock), or if no operand collector of its kind is free.  The
  * scheduler's slot is then charged to one stall reason (sm.h, ST_*): the
  * RF or a full memory pipeline if a ready warp was refused, else what the
  * parked warps wait for, memory first.
@@ -248,8 +251,10 @@ static int try_issue(Sm *s, Sched *sc, int li)
 		if (mem && s->policy == P_TWOLEVEL) deactivate(s, sc, w);
 		return 0;
 	}
-	if (s->rf->can_issue && !s->rf->can_issue(s->rfm, s->now, sc->slot[li], ti)) {
+	int ok = s->rf->can_issue ? s->rf->can_issue(s->rfm, s->now, sc->slot[li], ti) : 1;
+	if (ok <= 0) {
 		sc->refused |= REF_RF;
+		if (ok == RF_WAIT_WARPS && s->policy == P_TWOLEVEL) deactivate(s, sc, w);
 		return 0;
 	}
 	issue(s, sc, w, ti, ti->unit != TU_NONE ? cu_alloc(s, ldst) : -1);

@@ -45,14 +45,14 @@ TEST(rf_regmutex_paper_example_pool_and_ffz)
 	for (int k = 0; k < 6; k++) rm->cta_launch(m, k, 8 * k, 8);
 	TIns acq = pseudo(TP_ACQUIRE), rel = pseudo(TP_RELEASE);
 	for (int w = 0; w < 26; w++) {
-		CHECK(rm->can_issue(m, 10, w, &acq));
+		CHECK(rm->can_issue(m, 10, w, &acq) == 1);
 		rm->issue(m, 10, w, &acq);
 	}
-	CHECK(!rm->can_issue(m, 10, 26, &acq));
-	CHECK(!rm->can_issue(m, 11, 26, &acq));
-	CHECK(rm->can_issue(m, 11, 3, &acq));        /* holding: no effect */
+	CHECK(rm->can_issue(m, 10, 26, &acq) == RF_WAIT_WARPS);
+	CHECK(rm->can_issue(m, 11, 26, &acq) == RF_WAIT_WARPS);
+	CHECK(rm->can_issue(m, 11, 3, &acq) == 1);  /* holding: no effect */
 	rm->issue(m, 12, 7, &rel);
-	CHECK(rm->can_issue(m, 15, 26, &acq));
+	CHECK(rm->can_issue(m, 15, 26, &acq) == 1);
 	rm->issue(m, 15, 26, &acq);
 	CHECK_EQ(st.rm_acquires, 27);
 	CHECK_EQ(st.rm_acquires_first, 26);
@@ -60,10 +60,10 @@ TEST(rf_regmutex_paper_example_pool_and_ffz)
 	CHECK_EQ(st.rm_releases, 1);
 	/* a release while not holding has no effect; the CTA leaving frees the rest */
 	rm->issue(m, 16, 7, &rel);
-	CHECK(!rm->can_issue(m, 16, 27, &acq));
+	CHECK(rm->can_issue(m, 16, 27, &acq) == RF_WAIT_WARPS);
 	rm->cta_exit(m, 0);                          /* warps 0..7: 7 of them hold */
 	CHECK_EQ(st.rm_exit_holding, 7);
-	CHECK(rm->can_issue(m, 17, 27, &acq));
+	CHECK(rm->can_issue(m, 17, 27, &acq) == 1);
 	rm->fini(m);
 }
 
@@ -97,9 +97,9 @@ TEST(rf_regmutex_paired_occupancy)
 	void *m = rm->init(&sm);
 	CHECK_EQ(st.rm_sections, 20);
 	TIns acq = pseudo(TP_ACQUIRE);
-	CHECK(rm->can_issue(m, 1, 4, &acq));
+	CHECK(rm->can_issue(m, 1, 4, &acq) == 1);
 	rm->issue(m, 1, 4, &acq);
-	CHECK(!rm->can_issue(m, 1, 5, &acq));        /* its pair partner */
-	CHECK(rm->can_issue(m, 1, 6, &acq));         /* another pair */
+	CHECK(rm->can_issue(m, 1, 5, &acq) == RF_WAIT_WARPS);  /* its pair partner */
+	CHECK(rm->can_issue(m, 1, 6, &acq) == 1);  /* another pair */
 	rm->fini(m);
 }

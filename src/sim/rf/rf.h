@@ -16,9 +16,14 @@
  *   cta_launch   a CTA took warp slots [warp0, warp0 + nwarps) (pairs CTAs
  *   cta_exit     for register sharing, gives owner-ship back on exit).
  *   can_issue    may warp w issue its next instruction now?  0 blocks it (the
- *                slot counts as stall_rf): RegMutex acquire without a free
- *                section (III-B), an LTRF warp whose PREFETCH is in flight
- *                (4.2), register sharing's lock on a shared register.
+ *                slot counts as stall_rf): an LTRF warp whose PREFETCH is in
+ *                flight (4.2), register sharing's lock on a shared register,
+ *                a RegMutex release whose extended accesses are in flight.
+ *                RF_WAIT_WARPS blocks it until another warp gives registers
+ *                back (RegMutex acquire without a free section, III-B): the
+ *                two-level scheduler then suspends it, as at a barrier,
+ *                since an active set full of such warps would never let in
+ *                the pending warps that hold the registers.
  *   issue        the instruction issued (pseudo-ops -- PREFETCH, acquire,
  *                release -- arrive here with TIns.pseudo set).
  *   read         an operand collector asks for register `reg` of warp w this
@@ -118,6 +123,8 @@ typedef struct RfModel {     /* the hooks; names and descriptions are models.def
 	int twolevel;            /* needs the two-level scheduler (see above) */
 	int single_level;        /* cannot run under it: lrr instead (see above) */
 } RfModel;
+
+enum { RF_WAIT_WARPS = -1 }; /* can_issue: blocked until other warps free registers */
 
 enum {                       /* model indices, in models.def order (= rf.model's value) */
 #define RF_MODEL(name, desc) RF_##name,

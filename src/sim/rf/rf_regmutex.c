@@ -29,7 +29,8 @@
  * are set at placement and stay set) and a lookup table (warp -> section).
  * can_issue on an acquire does find-first-zero on the SRP bitmask: no zero
  * bit refuses the warp (the slot counts as stall_rf) and it retries when
- * the scheduler next tries it; otherwise issue writes the index into the
+ * the scheduler next tries it (the two-level scheduler suspends it first:
+ * RF_WAIT_WARPS, rf.h); otherwise issue writes the index into the
  * LUT and sets both bits.  A release clears them.  An acquire while holding
  * and a release while not holding have no effect (III: "should have no
  * effect"; they still count as acquires and releases issued).  A warp's
@@ -244,7 +245,7 @@ static int can_issue(void *p, int64_t now, int warp, const TIns *ti)
 		int32_t s = section_of(m, warp);
 		if (s >= 0 && s < m->nsec && !bit(m->srp, s)) return 1;
 		if (m->blocked[warp] < 0) m->blocked[warp] = now;
-		return 0;
+		return RF_WAIT_WARPS;                          /* a release frees a section */
 	}
 	if (ti->pseudo == TP_RELEASE && m->pend[warp] > 0) {
 		if (m->blocked[warp] < 0) m->blocked[warp] = now;
