@@ -1393,6 +1393,24 @@ def test_misaligned_load_report(sim):
     assert re.search(rf"err_misaligned\.ptx:{line}\b", r.err), r.err
 
 
+
+@pytest.mark.parametrize("mode,space,marker", [(0, "global", "MISALIGNED-GLOBAL"),
+                                               (1, "shared", "MISALIGNED-SHARED")])
+def test_misaligned_generic_report(sim, mode, space, marker):
+    """Bug: a misaligned generic access was reported before its window was
+    resolved, as a "generic" access whose nearest global allocation lay
+    70 TB below a shared address, and a misaligned access wholly inside an
+    allocation was said to "run past its end"."""
+    r = sim("err_misaligned_generic.ptx", None, 1, 1, "buf:u32:16:zero", f"u32:{mode}")
+    assert r.rc == 1, f"exit {r.rc}\n{r.err}"
+    assert f"misaligned {space} store of 4 bytes" in r.err, r.err
+    line = line_of(SEM / "err_misaligned_generic.ptx", marker)
+    assert re.search(rf"err_misaligned_generic\.ptx:{line}\b", r.err), r.err
+    if space == "global":
+        assert r.err.rstrip().endswith("the access starts inside it"), r.err
+    else:
+        assert "allocation" not in r.err and "address 0x1\n" in r.err, r.err
+
 def test_shared_out_of_bounds_report(sim):
     r = sim("err_shared.ptx", None, 1, 32, "buf:u32:4:zero")
     assert r.rc == 1, f"exit {r.rc}\n{r.err}"

@@ -80,7 +80,8 @@ static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, in
 			err_append("\n  nearest allocation below: 0x%llx..0x%llx (%llu bytes); the "
 			           "access starts ", (unsigned long long)best->base,
 			           (unsigned long long)(end - 1), (unsigned long long)best->size);
-			if (a < end) err_append("inside it and runs past its end");
+			if (a < end && n <= end - a) err_append("inside it");   /* misaligned */
+			else if (a < end) err_append("inside it and runs past its end");
 			else if (!past) err_append("right after its end");
 			else err_append("%llu bytes after its end", (unsigned long long)past);
 		} else {
@@ -95,16 +96,18 @@ uint8_t *exec_addr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t 
                       uint32_t n, int store)
 {
 	const Launch *L = c->L;
-	if (n > 1 && (a & (n - 1))) {
-		mem_fault(c, w, l, d, xs, a, n, "misaligned");
-		return NULL;
-	}
 	if (xs == XS_GENERIC) {
 		if (a - GPU_SHARED_WIN < GPU_WIN_SIZE) xs = XS_SHARED, a -= GPU_SHARED_WIN;
 		else if (a - GPU_LOCAL_WIN < GPU_WIN_SIZE) xs = XS_LOCAL, a -= GPU_LOCAL_WIN;
 		else if (a - GPU_CONST_WIN < GPU_WIN_SIZE) xs = XS_CONST, a -= GPU_CONST_WIN;
 		else if (a - GPU_PARAM_WIN < GPU_WIN_SIZE) xs = XS_KPARAM, a -= GPU_PARAM_WIN;
 		else xs = XS_GLOBAL;
+	}
+	/* after resolving a generic address (the windows are aligned), so the
+	   report names the space and, for global memory only, an allocation */
+	if (n > 1 && (a & (n - 1))) {
+		mem_fault(c, w, l, d, xs, a, n, "misaligned");
+		return NULL;
 	}
 	StepTrace *tr = w->trace;
 	if (tr) {
