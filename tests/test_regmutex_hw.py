@@ -27,7 +27,7 @@ import struct
 
 import pytest
 
-from rfsim_test import rfsim, workloads
+from rfsim_test import ROOT, rfsim, workloads
 
 N = 20
 
@@ -285,3 +285,24 @@ def test_two_level_scheduler_no_deadlock(tmp_path, workload):
     assert t["rm_acquires"] > t["rm_acquires_first"] > 0     # some acquires were refused
     assert t["rm_unmapped"] == 0 and t["rm_exit_holding"] == 0
     assert slots_add_up(t) == t["cycles"]                  # sm.count x sched.count = 1
+
+
+@pytest.mark.parametrize("kernel,ok", [("_Z5relaxPKfPfi", True), ("_Z3mixPKfPfS0_i", False)])
+def test_launch_shape_is_the_launched_kernels_only(kernel, ok):
+    """Bug: a launch whose shape differs from the load-time assumption
+    recompiled the module with the launch's block size for every kernel, so
+    a launch of relax (128 threads) failed because mix's forced |Es| breaks
+    deadlock rule 1 at 128 threads -- though mix was never launched so.
+    At load (256 threads assumed) both kernels are fine."""
+    ptx = ROOT / "tests" / "ptx" / "rm_two_kernels.sm80.ptx"
+    args = ["-a", "buf:f32:512:rand", "-a", "buf:f32:512:zero"]
+    if not ok:
+        args += ["-a", "buf:f32:16:rand"]
+    p = rfsim("run", ptx, "-k", kernel, "-g", "4", "-b", "128", *args, "-a", "s32:512",
+              "-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "regmutex.es=14",
+              "-s", "sm.registers=16384")
+    if ok:
+        assert p.returncode == 0, p.stderr
+    else:
+        assert p.returncode == 2, p.stderr
+        assert "'_Z3mixPKfPfS0_i': the pool holds no extended set (deadlock rule 1)" in p.stderr

@@ -247,11 +247,14 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 		return RF_OK;
 	}
 	if (has_call(f)) { st->pick.why = "calls (left out)"; return RF_OK; }
-	int32_t threads = m->launch_threads ? m->launch_threads : threads_of(f->reqntid);
+	/* the launch's shape is the launched kernel's alone: another kernel
+	   recompiled with it must not take it (nor fail a forced |Es| at it) */
+	int launched = m->launch_threads && fi == m->launch_func;
+	int32_t threads = launched ? m->launch_threads : threads_of(f->reqntid);
 	int32_t paired = (int)cfg->regmutex_paired;
 	if (!threads) threads = threads_of(f->maxntid);
 	if (!threads) threads = 256;
-	int64_t shared = static_shared(m, fi) + m->launch_dyn_shared;
+	int64_t shared = static_shared(m, fi) + (launched ? m->launch_dyn_shared : 0);
 	f->rm_threads = threads, f->rm_shared = shared;
 	last[0] = 0;
 	int32_t *need = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));

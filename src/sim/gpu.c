@@ -448,7 +448,7 @@ static const Image *launch_image(const Gpu *g, Program *p, int k, int32_t thread
 			return p->var[i].img;
 	Module *m = ptx_parse(p->src, strlen(p->src), p->m->filename);
 	if (!m) return NULL;
-	m->launch_threads = threads, m->launch_dyn_shared = dyn;
+	m->launch_threads = threads, m->launch_dyn_shared = dyn, m->launch_func = p->kernels[k];
 	Image *img = NULL;
 	if (pass_run(m, &g->cfg) || !(img = image_build_in(p, m, p->kernels[k]))) {
 		ir_free(m);

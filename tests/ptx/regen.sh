@@ -41,3 +41,4 @@ gen misc.cu     misc.O0.ptx        -arch=sm_86 -Xcicc -O0
 gen cluster.cu  cluster.sm90.ptx   -arch=sm_90
 gen cluster.cu  cluster.sm90a.ptx  -arch=sm_90a
 gen cluster.cu  cluster.sm120.ptx  -arch=sm_120
+gen rm_two_kernels.cu rm_two_kernels.sm80.ptx -arch=sm_80
