@@ -305,4 +305,27 @@ def test_launch_shape_is_the_launched_kernels_only(kernel, ok):
         assert p.returncode == 0, p.stderr
     else:
         assert p.returncode == 2, p.stderr
-        assert "'_Z3mixPKfPfS0_i': the pool holds no extended set (deadlock rule 1)" in p.stderr
+        assert ("'_Z3mixPKfPfS0_i': the pool holds no extended set at 128 threads per CTA and "
+                "0 bytes of shared memory (deadlock rule 1)") in p.stderr
+
+
+@pytest.mark.parametrize("block,ok", [(64, True), (256, False)])
+def test_forced_es_rule1_decided_at_launch(tmp_path, block, ok):
+    """mix declares no block size.  regmutex.es=16 breaks deadlock rule 1 at
+    the 256 threads the load-time pass assumes, but not at 64: the module
+    must load, a 64-thread launch run with the forced set, and a 256-thread
+    launch be refused naming the rule and the shape."""
+    ptx = ROOT / "tests" / "ptx" / "rm_two_kernels.sm80.ptx"
+    f = tmp_path / "s.json"
+    p = rfsim("run", ptx, "-k", "_Z3mixPKfPfS0_i", "-g", "4", "-b", str(block),
+              "-a", "buf:f32:512:rand", "-a", "buf:f32:512:zero", "-a", "buf:f32:16:rand",
+              "-a", "s32:512", "-c", "fermi-gtx480", "-s", "rf.model=regmutex",
+              "-s", "regmutex.es=16", "-s", "sm.registers=16384", "--stats", f)
+    if ok:
+        assert p.returncode == 0, p.stderr
+        t = json.loads(f.read_text())["totals"]
+        assert t["rm_sms"] > 0 and t["rm_es"] == 16 * t["rm_sms"] and t["rm_acquires"] > 0
+    else:
+        assert p.returncode == 2, p.stderr
+        assert ("the pool holds no extended set at 256 threads per CTA and 0 bytes of shared "
+                "memory (deadlock rule 1)") in p.stderr

@@ -270,8 +270,17 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 			return RF_EINPUT;
 		}
 		if (st->pick.sections < 1) {
-			err_set("regmutex.es=%d for '%s': the pool holds no extended set (deadlock "
-			        "rule 1)", force, ir_str(m, m->syms[f->sym].name));
+			if (!launched && !threads_of(f->reqntid)) {
+				/* rule 1 depends on the block size, which only the launch
+				   knows: leave the kernel alone now, decide at each launch */
+				st->pick.why = "deadlock rule 1 at the assumed block size; decided at launch";
+				st->pick.es = 0, st->pick.bs = regs;
+				f->rm_threads = -1;
+				return RF_OK;
+			}
+			err_set("regmutex.es=%d for '%s': the pool holds no extended set at %d threads "
+			        "per CTA and %lld bytes of shared memory (deadlock rule 1)", force,
+			        ir_str(m, m->syms[f->sym].name), threads, (long long)shared);
 			return RF_EINPUT;
 		}
 		RmPick keep = st->pick;

@@ -380,7 +380,9 @@ typedef struct Func {
 	/* set by the RegMutex pass (src/analysis/regmutex.c) on kernels it transformed */
 	int32_t rm_bs, rm_es;    /* base and extended register set sizes (0, 0: untouched) */
 	int32_t rm_threads;      /* threads per CTA its |Es| choice assumed (0: not considered:
-	                            not an allocated kernel, or it calls) */
+	                            not an allocated kernel, or it calls; -1: a forced |Es|
+	                            breaks deadlock rule 1 at the assumed size, so every
+	                            launch decides for its own) */
 	int64_t rm_shared;       /* shared memory per CTA it assumed, bytes */
 } Func;
 
