@@ -434,8 +434,8 @@ static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
  * occupancy, which depends on the block size and the shared memory; at load
  * time it had to assume them (regmutex.c).  A launch with another shape
  * gets the kernel recompiled from the program's text for that shape, once
- * per shape.  NULL with err_set on a failure (not expected: the same text
- * compiled at load). */
+ * per shape.  NULL with err_set when the pass refuses the shape: a forced
+ * regmutex.es that leaves no pool section there (deadlock rule 1). */
 static const Image *launch_image(const Gpu *g, Program *p, int k, int32_t threads,
                                  uint32_t dyn)
 {
