@@ -547,3 +547,19 @@ def test_compare_models_and_errors():
     assert p.returncode == 2 and "nosuch" in p.stderr and "baseline" in p.stderr
     p = rfsim("compare", "--functional", listed()[0][0])
     assert p.returncode == 2
+
+
+def test_compare_refuses_functional_mode_however_set(tmp_path):
+    # A functional run has no cycles or register counts: compare used to print a
+    # table of zeros with geometric means of -1 and exit 0 when sim.mode came
+    # from -s or a config file rather than --functional.
+    wl = listed()[0][0]
+    cfg = put(tmp_path, "func.cfg", "include = fermi-gtx480\nsim.mode = functional\n")
+    for extra in (["-s", "sim.mode=functional"], ["-c", cfg]):
+        p = rfsim("compare", wl, "--size", "small", "--models", "baseline", *extra)
+        assert p.returncode == 2 and "sim.mode" in p.stderr, p.stderr
+        assert p.stdout == ""
+    # and its help does not offer --functional, which it refuses
+    assert "--functional" not in ok(rfsim("compare", "--help")).stdout
+    p = rfsim("compare", "--functional", wl)
+    assert p.returncode == 2 and "--functional" in p.stderr

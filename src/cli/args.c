@@ -39,7 +39,8 @@ static const Opt opts[NOPT] = {
 	             "write the config and statistics as JSON"},
 	[O_SIZE] = {NULL, "--size", "small|default|large", FOR_WL | FOR_CMP,
 	            "workload input size [default]"},
-	[O_FUNCTIONAL] = {NULL, "--functional", NULL, FOR_WL | FOR_PTX | FOR_CMP | FOR_CFG,
+	/* not compare: its table is timing statistics (compare.c refuses sim.mode=functional) */
+	[O_FUNCTIONAL] = {NULL, "--functional", NULL, FOR_WL | FOR_PTX | FOR_CFG,
 	                  "no timing model: -s sim.mode=functional"},
 	[O_KERNEL] = {"-k", "--kernel", "NAME", FOR_PTX,
 	              "kernel to run (needed if the file has several)"},
