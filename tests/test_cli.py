@@ -563,3 +563,23 @@ def test_compare_refuses_functional_mode_however_set(tmp_path):
     assert "--functional" not in ok(rfsim("compare", "--help")).stdout
     p = rfsim("compare", "--functional", wl)
     assert p.returncode == 2 and "--functional" in p.stderr
+
+
+@pytest.mark.parametrize("sets, says", [
+    (["mem.line_bytes=48"], "mem.line_bytes = 48"),
+    (["sched.count=1", "sm.max_warps=65"], "sm.max_warps = 65"),
+])
+def test_keys_that_do_not_fit_together_are_input_errors(scale, sets, says):
+    # Each value is in its key's range but the combination is not: this used to
+    # surface at the first launch as a CUDA error (exit 1) for a workload, and
+    # without the 'rfsim:' prefix for a PTX run.  Now it is a usage error, before
+    # anything runs, from run, compare and config alike.
+    s = [a for kv in sets for a in ("-s", kv)]
+    wl = listed()[0][0]
+    for argv in (["run", wl, "--size", "small"], ["compare", wl, "--size", "small"],
+                 ["run", scale, "-g", 1, "-b", 32, "-a", "buf:u32:32:iota",
+                  "-a", "buf:u32:32:zero", "-a", "u32:32"], ["config"]):
+        p = rfsim(*argv, *s)
+        assert p.returncode == 2, (argv, p.stderr)
+        assert p.stderr.startswith("rfsim: ") and says in p.stderr, p.stderr
+        assert "CUDA" not in p.stderr and p.stdout == ""

@@ -18,6 +18,7 @@
 
 #include "base.h"
 #include "cli.h"
+#include "sim/timing.h"
 
 typedef struct Opt {
 	const char *shrt;        /* "-c", or NULL */
@@ -206,6 +207,10 @@ int args_config(const Opts *o, Config *c)
 	if (o->max_cycles && config_set(c, "sim.max_cycles", o->max_cycles))
 		return fail(RF_EINPUT, "--max-cycles %s: %s", o->max_cycles, err_msg());
 	if (o->functional) c->sim_mode = SIM_MODE_FUNCTIONAL;
+	/* keys valid one by one may still not fit together (mem.line_bytes a power of two,
+	   warps per scheduler...): say so now, as an input error, not at the first launch */
+	if (c->sim_mode == SIM_MODE_TIMING && timing_check_config(c))
+		return fail(RF_EINPUT, "%s", err_msg());
 	return RF_OK;
 }
 
