@@ -281,6 +281,23 @@ def test_config_file_error_is_located(tmp_path):
     assert f"{cfg}:3:" in p.stderr and "'lots'" in p.stderr
 
 
+def test_config_file_duplicate_key_and_missing_include(tmp_path):
+    # A key set twice in one file was silently last-wins; overriding an
+    # included config's key is how configs derive, and stays allowed.
+    cfg = put(tmp_path, "dup.cfg", "include = maxwell-ltrf\nsm.count = 8\n# x\nsm.count = 9\n")
+    p = rfsim("config", "-c", cfg)
+    assert p.returncode == 2 and p.stdout == ""
+    assert f"{cfg}:4:" in p.stderr and "'sm.count'" in p.stderr and "line 2" in p.stderr
+    put(tmp_path, "base.cfg", "sm.count = 3\n")
+    der = put(tmp_path, "der.cfg", "include = base.cfg\nsm.count = 5\n")
+    c = json.loads(ok(rfsim("config", "-c", der)).stdout)
+    assert c["sm.count"] == 5
+    # a missing include given as a path names the including file and line
+    cfg = put(tmp_path, "inc.cfg", "# x\ninclude = ./nosuch.cfg\n")
+    p = rfsim("config", "-c", cfg)
+    assert p.returncode == 2 and f"{cfg}:2:" in p.stderr and "nosuch.cfg" in p.stderr
+
+
 def test_config_command_prints_effective_config(tmp_path):
     c = json.loads(ok(rfsim("config", "-c", "maxwell-ltrf", "-s", "sm.count=4")).stdout)
     assert c["name"] == "maxwell-ltrf"
