@@ -188,6 +188,12 @@ def test_sweep_file_errors(tmp_path):
         "workloads = saxpy\naxis seed = 3..1\n": ("b.sweep:2:", "bad range"),
         "workloads = saxpy\nfrobnicate = 1\n": ("b.sweep:2:", "unknown word"),
         "size = small\n": ("b.sweep", "no 'workloads =' line"),
+        # an empty item or a repeated value was dropped or run twice, silently
+        "workloads = saxpy\naxis seed = 1, , 2\n": ("b.sweep:2:", "empty item"),
+        "workloads = saxpy\naxis seed = 1, 2,\n": ("b.sweep:2:", "empty item"),
+        "workloads = saxpy\naxis seed = \n": ("b.sweep:2:", "empty list"),
+        "workloads = saxpy, saxpy\n": ("b.sweep:1:", "'saxpy' is listed twice"),
+        "workloads = saxpy\naxis seed = 1..3, 2\n": ("b.sweep:2:", "'2' is listed twice"),
     }
     for text, (where, what) in cases.items():
         p = rfsim("sweep", write(tmp_path / "b.sweep", text))
