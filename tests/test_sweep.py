@@ -251,6 +251,12 @@ def test_plot_errors(results, tmp_path):
     assert p.returncode == 2 and "no column 'ipcx'" in p.stderr and "warp_instructions" in p.stderr
     p = rfsim("plot", results, "--x", "workload", "--y", "cycles", "-o", tmp_path / "x.jpg")
     assert p.returncode == 2 and ".png or .svg" in p.stderr
+    # an unwritable output: one line naming it, exit 2 (gnuplot's own multi-line
+    # complaint and exit 1 before)
+    bad = tmp_path / "nodir" / "x.png"
+    p = rfsim("plot", results, "--x", "workload", "--y", "cycles", "-o", bad)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert f"cannot write -o '{bad}'" in p.stderr and "gnuplot>" not in p.stderr
     env = dict(os.environ, GNUPLOT="/nonexistent/gnuplot")
     p = rfsim("plot", results, "--x", "workload", "--y", "warp_instructions",
               "-o", tmp_path / "x.png", env=env)
