@@ -600,3 +600,19 @@ def test_keys_that_do_not_fit_together_are_input_errors(scale, sets, says):
         assert p.returncode == 2, (argv, p.stderr)
         assert p.stderr.startswith("rfsim: ") and says in p.stderr, p.stderr
         assert "CUDA" not in p.stderr and p.stdout == ""
+
+
+def test_directory_and_kernelless_ptx(tmp_path):
+    # A directory where a file is expected said only 'read error'; a module
+    # without kernels made analyze print nothing at all.
+    d = tmp_path / "dir.ptx"
+    d.mkdir()
+    for argv in (["run", d, "-g", 1, "-b", 32], ["analyze", d], ["config", "-c", d]):
+        p = rfsim(*argv)
+        assert p.returncode == 2 and "Is a directory" in p.stderr, (argv, p.stderr)
+    lib = put(tmp_path, "lib.ptx", HEADER)
+    p = ok(rfsim("analyze", lib))
+    assert "no kernels" in p.stderr
+    p = rfsim("analyze", put(tmp_path, "k.ptx", NOOP), "--json",
+              tmp_path / "nodir" / "a.json")
+    assert p.returncode == 2 and "No such file or directory" in p.stderr, p.stderr
