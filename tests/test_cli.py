@@ -281,6 +281,23 @@ def test_config_file_error_is_located(tmp_path):
     assert f"{cfg}:3:" in p.stderr and "'lots'" in p.stderr
 
 
+def test_config_file_duplicate_key_and_missing_include(tmp_path):
+    # A key set twice in one file was silently last-wins; overriding an
+    # included config's key is how configs derive, and stays allowed.
+    cfg = put(tmp_path, "dup.cfg", "include = maxwell-ltrf\nsm.count = 8\n# x\nsm.count = 9\n")
+    p = rfsim("config", "-c", cfg)
+    assert p.returncode == 2 and p.stdout == ""
+    assert f"{cfg}:4:" in p.stderr and "'sm.count'" in p.stderr and "line 2" in p.stderr
+    put(tmp_path, "base.cfg", "sm.count = 3\n")
+    der = put(tmp_path, "der.cfg", "include = base.cfg\nsm.count = 5\n")
+    c = json.loads(ok(rfsim("config", "-c", der)).stdout)
+    assert c["sm.count"] == 5
+    # a missing include given as a path names the including file and line
+    cfg = put(tmp_path, "inc.cfg", "# x\ninclude = ./nosuch.cfg\n")
+    p = rfsim("config", "-c", cfg)
+    assert p.returncode == 2 and f"{cfg}:2:" in p.stderr and "nosuch.cfg" in p.stderr
+
+
 def test_config_command_prints_effective_config(tmp_path):
     c = json.loads(ok(rfsim("config", "-c", "maxwell-ltrf", "-s", "sm.count=4")).stdout)
     assert c["name"] == "maxwell-ltrf"
@@ -547,3 +564,55 @@ def test_compare_models_and_errors():
     assert p.returncode == 2 and "nosuch" in p.stderr and "baseline" in p.stderr
     p = rfsim("compare", "--functional", listed()[0][0])
     assert p.returncode == 2
+
+
+def test_compare_refuses_functional_mode_however_set(tmp_path):
+    # A functional run has no cycles or register counts: compare used to print a
+    # table of zeros with geometric means of -1 and exit 0 when sim.mode came
+    # from -s or a config file rather than --functional.
+    wl = listed()[0][0]
+    cfg = put(tmp_path, "func.cfg", "include = fermi-gtx480\nsim.mode = functional\n")
+    for extra in (["-s", "sim.mode=functional"], ["-c", cfg]):
+        p = rfsim("compare", wl, "--size", "small", "--models", "baseline", *extra)
+        assert p.returncode == 2 and "sim.mode" in p.stderr, p.stderr
+        assert p.stdout == ""
+    # and its help does not offer --functional, which it refuses
+    assert "--functional" not in ok(rfsim("compare", "--help")).stdout
+    p = rfsim("compare", "--functional", wl)
+    assert p.returncode == 2 and "--functional" in p.stderr
+
+
+@pytest.mark.parametrize("sets, says", [
+    (["mem.line_bytes=48"], "mem.line_bytes = 48"),
+    (["sched.count=1", "sm.max_warps=65"], "sm.max_warps = 65"),
+])
+def test_keys_that_do_not_fit_together_are_input_errors(scale, sets, says):
+    # Each value is in its key's range but the combination is not: this used to
+    # surface at the first launch as a CUDA error (exit 1) for a workload, and
+    # without the 'rfsim:' prefix for a PTX run.  Now it is a usage error, before
+    # anything runs, from run, compare and config alike.
+    s = [a for kv in sets for a in ("-s", kv)]
+    wl = listed()[0][0]
+    for argv in (["run", wl, "--size", "small"], ["compare", wl, "--size", "small"],
+                 ["run", scale, "-g", 1, "-b", 32, "-a", "buf:u32:32:iota",
+                  "-a", "buf:u32:32:zero", "-a", "u32:32"], ["config"]):
+        p = rfsim(*argv, *s)
+        assert p.returncode == 2, (argv, p.stderr)
+        assert p.stderr.startswith("rfsim: ") and says in p.stderr, p.stderr
+        assert "CUDA" not in p.stderr and p.stdout == ""
+
+
+def test_directory_and_kernelless_ptx(tmp_path):
+    # A directory where a file is expected said only 'read error'; a module
+    # without kernels made analyze print nothing at all.
+    d = tmp_path / "dir.ptx"
+    d.mkdir()
+    for argv in (["run", d, "-g", 1, "-b", 32], ["analyze", d], ["config", "-c", d]):
+        p = rfsim(*argv)
+        assert p.returncode == 2 and "Is a directory" in p.stderr, (argv, p.stderr)
+    lib = put(tmp_path, "lib.ptx", HEADER)
+    p = ok(rfsim("analyze", lib))
+    assert "no kernels" in p.stderr
+    p = rfsim("analyze", put(tmp_path, "k.ptx", NOOP), "--json",
+              tmp_path / "nodir" / "a.json")
+    assert p.returncode == 2 and "No such file or directory" in p.stderr, p.stderr

@@ -75,3 +75,34 @@ def test_enough_register_limited_on_maxwell():
     m = re.search(r"maxwell-ltrf: (\d+) of (\d+)\*\* workloads", DOC.read_text())
     assert m, "docs/workloads.md has no register-limited count for maxwell-ltrf"
     assert int(m.group(1)) >= 8, m.group(0)
+
+
+def test_readme_stats_example_keys_in_order(tmp_path):
+    """README's --stats example says "keys in this order": the keys it shows
+    must exist and appear in that order in a real stats file (its `...` may
+    elide keys, never reorder them).  It listed reg_reads before bank_conflicts."""
+    import json
+    import subprocess
+    if not RFSIM.exists():
+        pytest.skip(f"{RFSIM} not built")
+    text = (ROOT / "README.md").read_text()
+    ex = text.split("```jsonc", 1)[1].split("```", 1)[0]
+    st = tmp_path / "s.json"
+    subprocess.run([str(RFSIM), "run", "saxpy", "--size", "small", "--stats", str(st)],
+                   check=True, capture_output=True)
+    real = json.loads(st.read_text())
+
+    def shown(block):
+        return re.findall(r'"([a-z_.0-9]+)":', block)
+
+    def in_order(keys, actual, where):
+        pos = [actual.index(k) if k in actual else -1 for k in keys]
+        assert -1 not in pos, f"README {where} shows {keys[pos.index(-1)]!r}, not in a stats file"
+        assert pos == sorted(pos), f"README {where} keys out of order: {keys}"
+
+    totals = ex.split('"totals":', 1)[1]
+    in_order(shown(totals.split('"energy":')[0]), list(real["totals"]), "totals")
+    in_order(shown(totals.split('"energy":')[1].split("}")[0]),
+             list(real["totals"]["energy"]), "energy")
+    kern = ex.split('"kernels":', 1)[1].split('"totals":')[0]
+    in_order(shown(kern), list(real["kernels"][0]), "kernels")

@@ -188,6 +188,12 @@ def test_sweep_file_errors(tmp_path):
         "workloads = saxpy\naxis seed = 3..1\n": ("b.sweep:2:", "bad range"),
         "workloads = saxpy\nfrobnicate = 1\n": ("b.sweep:2:", "unknown word"),
         "size = small\n": ("b.sweep", "no 'workloads =' line"),
+        # an empty item or a repeated value was dropped or run twice, silently
+        "workloads = saxpy\naxis seed = 1, , 2\n": ("b.sweep:2:", "empty item"),
+        "workloads = saxpy\naxis seed = 1, 2,\n": ("b.sweep:2:", "empty item"),
+        "workloads = saxpy\naxis seed = \n": ("b.sweep:2:", "empty list"),
+        "workloads = saxpy, saxpy\n": ("b.sweep:1:", "'saxpy' is listed twice"),
+        "workloads = saxpy\naxis seed = 1..3, 2\n": ("b.sweep:2:", "'2' is listed twice"),
     }
     for text, (where, what) in cases.items():
         p = rfsim("sweep", write(tmp_path / "b.sweep", text))
@@ -245,6 +251,12 @@ def test_plot_errors(results, tmp_path):
     assert p.returncode == 2 and "no column 'ipcx'" in p.stderr and "warp_instructions" in p.stderr
     p = rfsim("plot", results, "--x", "workload", "--y", "cycles", "-o", tmp_path / "x.jpg")
     assert p.returncode == 2 and ".png or .svg" in p.stderr
+    # an unwritable output: one line naming it, exit 2 (gnuplot's own multi-line
+    # complaint and exit 1 before)
+    bad = tmp_path / "nodir" / "x.png"
+    p = rfsim("plot", results, "--x", "workload", "--y", "cycles", "-o", bad)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert f"cannot write -o '{bad}'" in p.stderr and "gnuplot>" not in p.stderr
     env = dict(os.environ, GNUPLOT="/nonexistent/gnuplot")
     p = rfsim("plot", results, "--x", "workload", "--y", "warp_instructions",
               "-o", tmp_path / "x.png", env=env)

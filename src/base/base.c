@@ -141,11 +141,11 @@ char *read_file(const char *path, size_t *len)
 		n += r;
 		if (r == 0) break;
 	}
-	int bad = ferror(f);
+	int bad = ferror(f) ? errno : 0;   /* EISDIR for a directory, which fopen accepts */
 	fclose(f);
 	if (bad) {
 		free(buf);
-		err_set("%s: read error", path);
+		err_set("%s: cannot read: %s", path, strerror(bad));
 		return NULL;
 	}
 	buf[n] = 0;

@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -361,7 +362,12 @@ static int include_path(const char *from, const char *value, char *out, size_t n
 		return RF_OK;
 	}
 	if (is_path(value)) {
-		snprintf(out, n, "%.*s/%s", dirlen, dir, value);
+		if (slash) snprintf(out, n, "%.*s/%s", dirlen, dir, value);
+		else snprintf(out, n, "%s", value);
+		if (access(out, R_OK)) {
+			err_set("cannot open included config file '%s': %s", out, strerror(errno));
+			return RF_EINPUT;
+		}
 		return RF_OK;
 	}
 	snprintf(out, n, "%.*s/%s.cfg", dirlen, dir, value);
@@ -386,7 +392,11 @@ static int located(const char *path, int line)
 	return RF_EINPUT;
 }
 
-static int load_line(Config *c, const char *path, int line, char *s, int depth)
+/* line[k] is the line of this file (not of its includes) that set key k, 0 if none: a
+ * key set twice in one file is almost always an edit that left the old line behind, and
+ * silently taking the last would hide it.  Including a config and then overriding its
+ * keys is how configs derive from each other, so that stays allowed. */
+static int load_line(Config *c, const char *path, int line, char *s, int depth, int *seen)
 {
 	char *hash = strchr(s, '#');
 	if (hash) *hash = 0;
@@ -405,6 +415,12 @@ static int load_line(Config *c, const char *path, int line, char *s, int depth)
 		return load_file(c, inc, depth + 1);
 	}
 	if (config_set(c, key, value)) return located(path, line);
+	ptrdiff_t k = config_key_find(key) - keys;
+	if (seen[k]) {
+		err_set("config key '%s' is set twice in this file (first on line %d)", key, seen[k]);
+		return located(path, line);
+	}
+	seen[k] = line;
 	return RF_OK;
 }
 
@@ -417,12 +433,14 @@ static int load_file(Config *c, const char *path, int depth)
 	char *text = read_file(path, NULL);
 	if (!text) return RF_EINPUT;
 	int rc = RF_OK, line = 1;
+	int *seen = xcalloc(NKEYS, sizeof *seen);
 	for (char *s = text; s && rc == RF_OK; line++) {
 		char *nl = strchr(s, '\n');
 		if (nl) *nl = 0;
-		rc = load_line(c, path, line, s, depth);
+		rc = load_line(c, path, line, s, depth, seen);
 		s = nl ? nl + 1 : NULL;
 	}
+	free(seen);
 	free(text);
 	return rc;
 }

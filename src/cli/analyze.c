@@ -40,6 +40,7 @@
  * Options are parsed here (not in args.c): analyze shares only -c and -s
  * with the other commands, and hands those to args_config.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -486,7 +487,8 @@ static int report(Module *m, const PassReport *pr, const Config *cfg, const AOpt
 	Json *j = NULL;
 	if (a->json) {
 		jf = strcmp(a->json, "-") ? fopen(a->json, "w") : stdout;
-		if (!jf) return fail(RF_EINPUT, "cannot write %s", a->json);
+		if (!jf) return fail(RF_EINPUT, "cannot write --json file '%s': %s", a->json,
+		                     strerror(errno));
 		j = json_open(jf);
 		json_obj_begin(j, NULL);
 		json_str(j, "file", a->what);
@@ -518,6 +520,9 @@ static int report(Module *m, const PassReport *pr, const Config *cfg, const AOpt
 		if (jf != stdout) fclose(jf);
 	}
 	if (a->kernel && !found) return fail(RF_EINPUT, "no kernel '%s' in %s", a->kernel, a->what);
+	/* not an error: --listing still shows the module's functions; but say why there is
+	   nothing else, rather than printing nothing at all */
+	if (!found) fprintf(stderr, "rfsim: %s has no kernels (.entry)\n", a->what);
 	return rc;
 }
 

@@ -18,6 +18,7 @@
 
 #include "base.h"
 #include "cli.h"
+#include "sim/timing.h"
 
 typedef struct Opt {
 	const char *shrt;        /* "-c", or NULL */
@@ -39,7 +40,8 @@ static const Opt opts[NOPT] = {
 	             "write the config and statistics as JSON"},
 	[O_SIZE] = {NULL, "--size", "small|default|large", FOR_WL | FOR_CMP,
 	            "workload input size [default]"},
-	[O_FUNCTIONAL] = {NULL, "--functional", NULL, FOR_WL | FOR_PTX | FOR_CMP | FOR_CFG,
+	/* not compare: its table is timing statistics (compare.c refuses sim.mode=functional) */
+	[O_FUNCTIONAL] = {NULL, "--functional", NULL, FOR_WL | FOR_PTX | FOR_CFG,
 	                  "no timing model: -s sim.mode=functional"},
 	[O_KERNEL] = {"-k", "--kernel", "NAME", FOR_PTX,
 	              "kernel to run (needed if the file has several)"},
@@ -205,6 +207,10 @@ int args_config(const Opts *o, Config *c)
 	if (o->max_cycles && config_set(c, "sim.max_cycles", o->max_cycles))
 		return fail(RF_EINPUT, "--max-cycles %s: %s", o->max_cycles, err_msg());
 	if (o->functional) c->sim_mode = SIM_MODE_FUNCTIONAL;
+	/* keys valid one by one may still not fit together (mem.line_bytes a power of two,
+	   warps per scheduler...): say so now, as an input error, not at the first launch */
+	if (c->sim_mode == SIM_MODE_TIMING && timing_check_config(c))
+		return fail(RF_EINPUT, "%s", err_msg());
 	return RF_OK;
 }
 

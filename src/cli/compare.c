@@ -241,7 +241,6 @@ static int setup(const Opts *o, CmpRun *c, int *jobs)
 	int rc;
 	memset(c, 0, sizeof *c);
 	if ((rc = args_allow(o, FOR_CMP, "compare"))) return rc;
-	if (o->functional) return usage_error("compare needs the timing model (no --functional)");
 	if ((rc = wl_parse_size(o, &c->size))) return rc;
 	if ((rc = parse_models(o->models, c))) return rc;
 	c->nwl = o->npos ? o->npos : nworkloads;
@@ -249,6 +248,11 @@ static int setup(const Opts *o, CmpRun *c, int *jobs)
 	for (int i = 0; i < c->nwl; i++)
 		if (!(c->wl[i] = o->npos ? wl_find(o->pos[i]) : &workloads[i])) return RF_EINPUT;
 	if ((rc = args_config(o, &c->cfg))) return rc;
+	/* a functional run has no cycles, IPC or register counts: every column but the check
+	   would be 0, and the geometric means of nothing -1 */
+	if (c->cfg.sim_mode != SIM_MODE_TIMING)
+		return usage_error("compare needs the timing model (config key sim.mode is "
+		                   "functional; allowed: timing)");
 	c->cfg.sim_progress = 0;
 	for (int m = c->ref = 0; m < c->nmodel; m++)
 		if (c->model[m] == RF_baseline) c->ref = m;

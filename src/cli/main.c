@@ -82,8 +82,9 @@ static void help_compare(FILE *f)
 	      "model (or those named) on the timing model, checks each run's output\n"
 	      "against its CPU reference, and prints one table: per workload and model\n"
 	      "the cycles, IPC, IPC normalized to baseline, main register file reads and\n"
-	      "writes and the check; then the geometric mean per model.  Exit 1 if any\n"
-	      "check fails.\n\noptions:\n", f);
+	      "writes, register-file energy normalized to the baseline design and the\n"
+	      "check; then the geometric mean per model.  Exit 1 if any check fails.\n"
+	      "\noptions:\n", f);
 	args_help(f, FOR_CMP);
 	help_models(f);
 }

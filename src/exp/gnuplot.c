@@ -9,6 +9,7 @@
  * a dotted line; lines: one line with points per series.  A normalized
  * plot gets a dashed reference line at 1.
  */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -169,6 +170,14 @@ int plot_draw(const PlotTable *t, const PlotSpec *p)
 		        gnuplot_cmd());
 		return RF_ERUNTIME;
 	}
+	/* gnuplot reports an unwritable output in several lines of its own and carries on;
+	   find out here, as an input error naming the file */
+	FILE *probe = fopen(p->out, "w");
+	if (!probe) {
+		err_set("cannot write -o '%s': %s", p->out, strerror(errno));
+		return RF_EINPUT;
+	}
+	fclose(probe);
 	unlink(p->out);
 	void (*old)(int) = signal(SIGPIPE, SIG_IGN);  /* a gnuplot that dies early */
 	FILE *f = popen(gnuplot_cmd(), "w");

@@ -37,8 +37,11 @@ enum { NEXPS = sizeof exps / sizeof exps[0] };
 
 void exp_list(FILE *f)
 {
+	int w = 0;                   /* the longest name: columns that line up */
 	for (int i = 0; i < NEXPS; i++)
-		fprintf(f, "  %-20s %-10s %s%s%s%s\n", exps[i].name, exps[i].paper, exps[i].desc,
+		if ((int)strlen(exps[i].name) > w) w = (int)strlen(exps[i].name);
+	for (int i = 0; i < NEXPS; i++)
+		fprintf(f, "  %-*s %-10s %s%s%s%s\n", w, exps[i].name, exps[i].paper, exps[i].desc,
 		        *exps[i].figure ? " (" : "", exps[i].figure, *exps[i].figure ? ")" : "");
 }
 

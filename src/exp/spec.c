@@ -98,16 +98,30 @@ static int parse_list(char *s, const char *where, int line, char ***v, int *n)
 	free_list(*v, *n);
 	*v = NULL;
 	*n = 0;
-	for (char *item = strtok(s, ","); item; item = strtok(NULL, ",")) {
+	/* not strtok: it would skip the empty item of "1,,2" or a trailing comma, which are
+	   edits gone wrong, as is a value listed twice (the same points twice) */
+	for (char *item = s, *next; item; item = next) {
+		next = strchr(item, ',');
+		if (next) *next++ = 0;
 		item = trim(item);
-		if (!*item) continue;
-		int r = expand_range(item, v, n);
+		if (!*item) {
+			if (!next && *n == 0) break;   /* the whole list is empty: said below */
+			err_set("%s:%d: empty item in the comma list", where, line);
+			return RF_EINPUT;
+		}
+		int n0 = *n, r = expand_range(item, v, n);
 		if (r < 0) {
 			err_set("%s:%d: bad range '%s' (expected A..B or A..B:STEP, integers)",
 			        where, line, item);
 			return RF_EINPUT;
 		}
 		if (r == 0) push(v, n, item);
+		for (int i = n0; i < *n; i++)
+			for (int j = 0; j < i; j++)
+				if (!strcmp((*v)[i], (*v)[j])) {
+					err_set("%s:%d: '%s' is listed twice", where, line, (*v)[i]);
+					return RF_EINPUT;
+				}
 	}
 	if (*n == 0) {
 		err_set("%s:%d: empty list", where, line);

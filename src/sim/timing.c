@@ -43,7 +43,7 @@
 
 /* ---- checks and occupancy --------------------------------------------------------- */
 
-static int bad_config(const Config *c)
+int timing_check_config(const Config *c)
 {
 	uint32_t lb = (uint32_t)c->mem_line_bytes;
 	if (lb & (lb - 1)) {
@@ -239,7 +239,7 @@ static int setup(Timing *tg, const Launch *L, const Config *cfg, int64_t budget)
 	tg->ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
 	tg->warps_per_cta = (int32_t)((L->nthreads + 31) / 32);
 	tg->shared_bytes = L->img->dyn_base + L->dyn_shmem;
-	if (bad_config(cfg)) return RF_EINPUT;
+	if (timing_check_config(cfg)) return RF_EINPUT;
 	tprog_build(&tg->tp, L->img);
 	int n = ctas_per_sm(tg);
 	if (n < 0) return RF_EINPUT;

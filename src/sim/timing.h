@@ -102,6 +102,12 @@ void tprog_annotate(TProg *tp, const Image *img);   /* ann, uses, live (tlive.c)
 void tprog_free(TProg *tp);
 
 struct Launch;
+/* RF_OK if the timing model can run cfg, else RF_EINPUT with err_msg() naming the keys,
+ * their values and what is allowed: the constraints between keys that config.def's
+ * per-key ranges cannot express.  The CLI checks this when it builds a config (exit 2
+ * before anything runs); each launch checks it again for the CUDA runtime's configs. */
+int timing_check_config(const Config *cfg);
+
 /* run a launch on the timing model; RF_OK, or RF_ERUNTIME with err_msg()
  * (a kernel fault, the watchdog, sim.max_cycles, the instruction budget) */
 int timing_launch(const struct Launch *L, const Config *cfg, int64_t budget,
