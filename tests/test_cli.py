@@ -266,6 +266,9 @@ def test_bad_config_value_names_value_and_range(scale):
     assert p.returncode == 2
     assert "'fast'" in p.stderr and "timing|functional" in p.stderr
     assert scale_run(scale, "-s", "sm.count").returncode == 2
+    p = scale_run(scale, "-s", "compiler.dump=cx")        # a letter no pass has
+    assert p.returncode == 2
+    assert "'cx'" in p.stderr and "compiler.dump" in p.stderr and "cldsaprim" in p.stderr
 
 
 def test_unknown_config_name(scale):
@@ -562,6 +565,8 @@ def test_compare_models_and_errors():
     assert "IPC normalized to ideal" in p.stdout and "baseline" not in p.stdout
     p = rfsim("compare", "--models", "nosuch", listed()[0][0])
     assert p.returncode == 2 and "nosuch" in p.stderr and "baseline" in p.stderr
+    p = rfsim("compare", "--models", "ideal,baseline,ideal", listed()[0][0])
+    assert p.returncode == 2 and "'ideal' is named twice" in p.stderr
     p = rfsim("compare", "--functional", listed()[0][0])
     assert p.returncode == 2
 

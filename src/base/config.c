@@ -54,8 +54,8 @@ static const ConfigKey keys[] = {
 	{k, h, CONFIG_ENUM, offsetof(Config, f), d, 0, 0, 0, 0, 0, ch, NULL},
 #define CB(f, k, d, h) \
 	{k, h, CONFIG_BOOL, offsetof(Config, f), d, 0, 1, 0, 0, 0, NULL, NULL},
-#define CS(f, k, d, h) \
-	{k, h, CONFIG_STR, offsetof(Config, f), 0, 0, 0, 0, 0, 0, NULL, d},
+#define CS(f, k, d, ch, h) \
+	{k, h, CONFIG_STR, offsetof(Config, f), 0, 0, 0, 0, 0, 0, ch, d},
 #include "config.def"
 #undef CI
 #undef CF
@@ -158,8 +158,8 @@ static int bad_value(const ConfigKey *k, const char *value, const char *why)
 	case CONFIG_BOOL:
 		snprintf(range, sizeof range, "0, 1, true or false");
 		break;
-	case CONFIG_STR:
-		snprintf(range, sizeof range, "at most %d bytes", CONFIG_STR_MAX - 1);
+	case CONFIG_STR:            /* choices: the letters it may hold */
+		snprintf(range, sizeof range, "letters from '%s'", k->choices);
 		break;
 	}
 	err_set("bad value '%s' for %s: %s%s", value, k->key, why, range);
@@ -202,6 +202,7 @@ int config_key_parse(const ConfigKey *k, const char *value, void *field)
 		else return bad_value(k, value, "expected ");
 		return RF_OK;
 	case CONFIG_STR:
+		if (value[strspn(value, k->choices)]) return bad_value(k, value, "expected ");
 		if (strlen(value) >= CONFIG_STR_MAX) return bad_value(k, value, "too long: ");
 		snprintf(field, CONFIG_STR_MAX, "%s", value);
 		return RF_OK;
@@ -528,7 +529,7 @@ void config_help(FILE *f)
 			break;
 		case CONFIG_STR:
 			snprintf(def, sizeof def, "\"%s\"", k->sdef);
-			snprintf(range, sizeof range, "string");
+			snprintf(range, sizeof range, "letters from %s", k->choices);
 			break;
 		}
 		if (strlen(k->key) + strlen(def) + strlen(range) + 11 <= 80)

@@ -32,7 +32,7 @@ typedef struct Config {
 #define CF(f, k, d, lo, hi, h) double f;
 #define CE(f, k, d, ch, h) int f;
 #define CB(f, k, d, h) int f;
-#define CS(f, k, d, h) char f[CONFIG_STR_MAX];
+#define CS(f, k, d, ch, h) char f[CONFIG_STR_MAX];
 #include "config.def"
 #undef CI
 #undef CF
@@ -57,7 +57,7 @@ typedef struct ConfigKey {
 	size_t off;              /* offsetof(Config, field) */
 	int64_t idef, imin, imax;/* CI; CE and CB keep their default in idef */
 	double fdef, fmin, fmax; /* CF */
-	const char *choices;     /* CE: "a|b|c" */
+	const char *choices;     /* CE: "a|b|c"; CS: the letters its value may hold */
 	const char *sdef;        /* CS */
 } ConfigKey;
 

@@ -64,6 +64,9 @@ static int parse_models(const char *list, CmpRun *c)
 		int found = -1;
 		for (int m = 0; m < NRF_MODELS; m++)
 			if (strlen(rf_model_name[m]) == n && !strncmp(p, rf_model_name[m], n)) found = m;
+		for (int i = 0; i < c->nmodel && found >= 0; i++)
+			if (c->model[i] == found)
+				return usage_error("--models: '%.*s' is named twice", (int)n, p);
 		if (found < 0 || c->nmodel == NRF_MODELS) {
 			fprintf(stderr, "rfsim: --models: unknown register-file model '%.*s'; the "
 			        "models:\n", (int)n, p);
