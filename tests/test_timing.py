@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 
 from rfsim_test import check_slots, summary_value
+from rfsim_test import models as model_names
 
 ROOT = Path(__file__).resolve().parent.parent
 RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
@@ -316,6 +317,34 @@ def test_deadlock_reports_every_warp_and_exits_1():
     assert p.returncode == 1, p.stderr
     assert "deadlock" in p.stderr and "waiting for barrier 0" in p.stderr, p.stderr
     assert "warp 0 " in p.stderr and "warp 1 " in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("model", model_names())
+@pytest.mark.parametrize("kernel", ["spin", "caslock"])
+def test_livelock_reports_every_warp_and_exits_1(kernel, model):
+    """A warp spinning on a flag nobody sets, or every lane of a warp on a
+    CAS lock, keeps issuing for ever: the deadlock watchdog never fired and
+    the run never ended (a CUDA program with such a kernel hung).  Each
+    warp comes back to an earlier state with no memory written: livelock."""
+    p = rfsim("run", ROOT / "tests/sem/err_livelock.ptx", "-k", kernel, "-g", 2, "-b", 64,
+              "-a", "buf:u32:2:zero", "-s", "sim.hang_cycles=2000", "-s", f"rf.model={model}",
+              timeout=60)
+    assert p.returncode == 1, p.stderr
+    assert "kernel livelock" in p.stderr and "sim.hang_cycles" in p.stderr, p.stderr
+    assert "sm 0 warp 0 " in p.stderr and "sm 1 warp 0 " in p.stderr, p.stderr
+
+
+def test_spin_on_a_flag_a_busy_warp_sets_is_no_livelock(tmp_path):
+    """Warp 0 repeats its state while warp 1 computes for many windows with
+    no store, then sets the flag: not a livelock (warp 1 never repeats)."""
+    p = rfsim("run", ROOT / "tests/sem/err_livelock.ptx", "-k", "producer", "-g", 1, "-b", 64,
+              "-a", "buf:u32:2:zero", "-a", "u32:20000", "-s", "sim.hang_cycles=2000",
+              "--dump", tmp_path, timeout=60)
+    assert p.returncode == 0, p.stderr
+    x = 1
+    for _ in range(20000):
+        x = (x * 3 + 1) & 0xffffffff
+    assert (tmp_path / "arg0.bin").read_bytes() == (1).to_bytes(4, "little") + x.to_bytes(4, "little")
 
 
 def test_watchdog_stops_a_run_where_no_warp_issues():

@@ -169,6 +169,7 @@ int exec_builtin(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	const CallInfo *ci = &c->L->img->calls[d->aux];
 	StepTrace *tr = w->trace;
 	w->trace = NULL;                     /* not memory traffic of the kernel */
+	w->nwrites++;                        /* output, a return value: progress (livelock.c) */
 	int rc = RF_OK;
 	for (uint32_t m = act; m && rc == RF_OK; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);

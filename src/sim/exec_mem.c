@@ -184,6 +184,7 @@ int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const Image *img = c->L->img;
 	int n = d->ns, e = d->elt;
+	w->nwrites++;
 	LANES(act, l) {
 		uint64_t a = addr_of(w, img, d, l);
 		uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)(e * n), 1);
@@ -213,6 +214,7 @@ int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		else
 			nv = alu_atom((AtomOp)d->aop, (PtxType)d->type, old, b, cc);
 		store_le(p, e, nv);
+		w->nwrites += nv != old;         /* a failed CAS is no progress (livelock.c) */
 		if (d->nd && d->d[0] >= 0)
 			wrw(dstp(w, d->d[0]), l, d->dw[0], extend(old, e, (d->flags & DF_SIGNED) != 0));
 	}

@@ -203,6 +203,7 @@ static void issue(Sm *s, Sched *sc, TWarp *w, const TIns *ti, int cu)
 	Warp *fw = w->fw;
 	int32_t pc = w->npc, rbase = fw->rbase, pbase = fw->pbase, nstk = fw->nstk;
 	uint64_t before = fw->ninsts, pbefore = fw->npseudo;
+	if (pc == w->ll_pc) livelock_seen(s, w);   /* back at its snapshot's pc: same state? */
 	int r = exec_step(&s->cta[w->cta].c, fw);
 	if (r == EX_FAULT) {
 		s->tg->fault = 1;

@@ -78,6 +78,10 @@ typedef struct TWarp {
 	uint8_t active;          /* in the scheduler's active set */
 	int32_t susp_pc;         /* two-level, sched.suspend=marked: suspended before this pc */
 	uint64_t age;            /* launch order (GTO's "oldest") */
+	int32_t ll_pc;           /* livelock.c: pc of the state snapshot, -1 = none */
+	uint8_t ll_repeat;       /* ... the warp came back to that state */
+	uint64_t ll_hash;        /* ... the snapshot's state hash */
+	uint64_t ll_insts;       /* ... instructions issued before it */
 } TWarp;
 
 typedef struct Sched {        /* hot fields first: one cache line */
@@ -210,6 +214,9 @@ typedef struct Timing {      /* the GPU: its SMs, memory and CTA dispatcher (tim
 	uint8_t *shared;         /* shared memory of every CTA slot */
 	uint32_t shared_bytes;   /* per CTA */
 	void *rf_gpu;            /* the RF models' state shared by the SMs (RfSm.gpu) */
+	int64_t ll_next;         /* livelock.c: cycle of the next check */
+	int ll_armed;            /* ... warps hold snapshots taken with no CTA finishing */
+	uint64_t ll_writes, ll_done;   /* ... Warp.nwrites summed and done_cta at the last check */
 } Timing;
 
 /* sm.c */
@@ -227,6 +234,10 @@ void sm_warp_finished(Sm *s, TWarp *w);            /* exited and drained */
 int32_t sm_peek(const Sm *s, const Warp *fw);       /* pc of the next instruction to issue */
 void sm_release_barriers(Sm *s, CtaSlot *cs);
 int sm_dump(const Sm *s, int lines);               /* warps' states into err_append; lines used */
+
+/* livelock.c */
+int livelock_check(Timing *tg);                    /* 1: the warps repeat a state for ever */
+void livelock_seen(const Sm *s, TWarp *w);          /* w is about to issue at its ll_pc */
 
 /* sched.c */
 void sched_init(Sm *s);

@@ -24,10 +24,11 @@
  * when the instruction budget (sim.watchdog, sim.max_warp_insts) or
  * sim.max_cycles (--max-cycles) is reached, and when no warp has issued
  * for sim.hang_cycles cycles while CTAs remain -- or nothing at all can
- * happen any more -- which is a deadlock: each warp's pc, PTX line and
- * what it waits for are reported (Ramulator and ChampSim's watchdog that
- * dumps every unit).  On a terminal, a run longer than two seconds shows
- * a progress line on stderr.
+ * happen any more -- which is a deadlock -- or when every warp keeps
+ * repeating a state without writing memory (a livelock, livelock.c):
+ * each warp's pc, PTX line and what it waits for are reported (Ramulator
+ * and ChampSim's watchdog that dumps every unit).  On a terminal, a run
+ * longer than two seconds shows a progress line on stderr.
  */
 #include "sim/timing.h"
 
@@ -128,6 +129,15 @@ static void dispatch(Timing *tg, int64_t t, int initial)
 
 /* ---- reports -------------------------------------------------------------------- */
 
+static void dump_warps(Timing *tg)
+{
+	int lines = 0, more = 0;
+	for (int32_t i = 0; i < tg->nsm; i++) lines += sm_dump(&tg->sm[i], 40 - lines);
+	for (int32_t i = 0; i < tg->nsm; i++)
+		for (int32_t k = 0; k < tg->sm[i].nwarps; k++) more += tg->sm[i].w[k].cta >= 0;
+	if (more > lines) err_append("\n  ... and %d more warps", more - lines);
+}
+
 static void report_hang(Timing *tg, int64_t now, int never)
 {
 	gpu_set_fault(FAULT_DEADLOCK);
@@ -140,11 +150,19 @@ static void report_hang(Timing *tg, int64_t now, int never)
 		        "%lld; config key sim.hang_cycles), %llu of %llu blocks unfinished; the warps:",
 		        tg->L->kname, (long long)(now - tg->last_issue), (long long)now,
 		        (unsigned long long)(tg->ncta - tg->done_cta), (unsigned long long)tg->ncta);
-	int lines = 0, more = 0;
-	for (int32_t i = 0; i < tg->nsm; i++) lines += sm_dump(&tg->sm[i], 40 - lines);
-	for (int32_t i = 0; i < tg->nsm; i++)
-		for (int32_t k = 0; k < tg->sm[i].nwarps; k++) more += tg->sm[i].w[k].cta >= 0;
-	if (more > lines) err_append("\n  ... and %d more warps", more - lines);
+	dump_warps(tg);
+}
+
+static void report_livelock(Timing *tg, int64_t now)
+{
+	gpu_set_fault(FAULT_DEADLOCK);
+	err_set("kernel livelock: in kernel %s the warps keep issuing but can never finish: "
+	        "each one came back to an earlier state (pc, registers, predicates) with no "
+	        "memory written anywhere in between, in the last %lld cycles (cycle %lld; config "
+	        "key sim.hang_cycles), %llu of %llu blocks unfinished; the warps:", tg->L->kname,
+	        (long long)tg->cfg->sim_hang_cycles, (long long)now,
+	        (unsigned long long)(tg->ncta - tg->done_cta), (unsigned long long)tg->ncta);
+	dump_warps(tg);
 }
 
 typedef struct Progress {
@@ -183,6 +201,13 @@ static int limits(Timing *tg, int64_t now, int64_t nx)
 	if (nx == SM_NEVER || nx - tg->last_issue > c->sim_hang_cycles) {
 		report_hang(tg, nx == SM_NEVER ? now : nx, nx == SM_NEVER);
 		return RF_ERUNTIME;
+	}
+	if (now >= tg->ll_next) {
+		if (livelock_check(tg)) {
+			report_livelock(tg, now);
+			return RF_ERUNTIME;
+		}
+		tg->ll_next = now + c->sim_hang_cycles;
 	}
 	if (c->sim_max_cycles && nx >= c->sim_max_cycles) {
 		gpu_set_fault(FAULT_LIMIT);
@@ -235,6 +260,7 @@ static int setup(Timing *tg, const Launch *L, const Config *cfg, int64_t budget)
 	tg->cfg = cfg;
 	tg->L = L;
 	tg->budget = budget;
+	tg->ll_next = cfg->sim_hang_cycles;         /* shorter kernels are never hashed */
 	tg->nsm = (int32_t)cfg->sm_count;
 	tg->ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
 	tg->warps_per_cta = (int32_t)((L->nthreads + 31) / 32);

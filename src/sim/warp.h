@@ -78,6 +78,9 @@ typedef struct Warp {
 	                            ninsts or IPC */
 	uint64_t nthread;        /* thread instructions executed */
 	int32_t mem_hint;        /* last global allocation touched */
+	uint64_t nwrites;        /* instructions that may have changed memory (stores, atomics
+	                            that changed a value, builtin calls): the livelock
+	                            watchdog's sign of progress; never reset */
 } Warp;
 
 typedef struct Barrier {
