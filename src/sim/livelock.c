@@ -18,9 +18,16 @@
  * all (a barrier only the spinning warps could complete), the kernel can
  * never end.  Then it snapshots every live warp afresh: pc and a 64-bit
  * hash of its state.  Loops that count (`while (!flag) n++`) never repeat a
- * state and are not caught; sim.max_cycles bounds them.
+ * state and are not caught; sim.max_cycles bounds them.  A warp compares
+ * its state with the snapshot on its first LL_TRIES returns to the
+ * snapshot's pc in a window, not on every one: hashing all its registers
+ * each time round a long compute loop that progresses cost up to 10% of the
+ * simulation rate, and a spin repeats its state within a few rounds (a
+ * cycle longer than LL_TRIES rounds is caught only by sim.max_cycles).
  */
 #include "sim/sm.h"
+
+enum { LL_TRIES = 8 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -57,7 +64,10 @@ static int live(const TWarp *w)
 void livelock_seen(const Sm *s, TWarp *w)
 {
 	/* its first issue after the snapshot starts from the snapshot: no cycle yet */
-	if (w->ll_repeat || w->fw->ninsts + w->fw->npseudo == w->ll_insts) return;
+	if (w->ll_repeat || w->ll_tries >= LL_TRIES ||
+	    w->fw->ninsts + w->fw->npseudo == w->ll_insts)
+		return;
+	w->ll_tries++;
 	w->ll_repeat = w->ll_hash == state_hash(w->fw, s->L->img);
 }
 
@@ -90,6 +100,7 @@ int livelock_check(Timing *tg)
 			TWarp *w = &tg->sm[i].w[k];
 			w->ll_pc = -1;
 			w->ll_repeat = 0;
+			w->ll_tries = 0;
 			if (!tg->ll_armed || !live(w)) continue;
 			w->ll_pc = w->npc;
 			w->ll_hash = state_hash(w->fw, tg->L->img);

@@ -285,7 +285,7 @@ void sm_launch_cta(Sm *s, int32_t slot, uint64_t id, int64_t t)
 		w->inflight = 0;
 		w->age = s->tg->age++;
 		w->ll_pc = -1;                  /* no livelock snapshot until the next check */
-		w->ll_repeat = 0;
+		w->ll_repeat = 0, w->ll_tries = 0;
 		sb_reset(s, w);
 		set_wait(s, w, WAIT_NONE);
 		s->resident++;

@@ -80,6 +80,7 @@ typedef struct TWarp {
 	uint64_t age;            /* launch order (GTO's "oldest") */
 	int32_t ll_pc;           /* livelock.c: pc of the state snapshot, -1 = none */
 	uint8_t ll_repeat;       /* ... the warp came back to that state */
+	uint8_t ll_tries;        /* ... returns to ll_pc compared with it (LL_TRIES at most) */
 	uint64_t ll_hash;        /* ... the snapshot's state hash */
 	uint64_t ll_insts;       /* ... instructions issued before it */
 } TWarp;
