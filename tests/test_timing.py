@@ -347,6 +347,32 @@ def test_spin_on_a_flag_a_busy_warp_sets_is_no_livelock(tmp_path):
     assert (tmp_path / "arg0.bin").read_bytes() == (1).to_bytes(4, "little") + x.to_bytes(4, "little")
 
 
+@pytest.mark.parametrize("kernel,spinning", [("spin", "warp 0: spinning"),
+                                             ("caslock", "warp 1: spinning")])
+def test_functional_mode_livelock(kernel, spinning):
+    """The same kernels under --functional (one CTA at a time) ran for ever
+    too: a CTA that writes nothing for two rounds of slices has each ready
+    warp stepped until it is back at its state -- a livelock, exit 1."""
+    p = rfsim("run", ROOT / "tests/sem/err_livelock.ptx", "-k", kernel, "-g", 2, "-b", 64,
+              "-a", "buf:u32:2:zero", "--functional", timeout=60)
+    assert p.returncode == 1, p.stderr
+    assert "kernel livelock" in p.stderr and "block (0,0,0)" in p.stderr, p.stderr
+    assert spinning in p.stderr and "err_livelock.ptx:" in p.stderr, p.stderr
+
+
+def test_functional_mode_busy_producer_is_no_livelock(tmp_path):
+    """Warp 1 runs 2 million loop iterations (many quiet rounds of slices)
+    before it sets the flag warp 0 spins on: the check must let it finish."""
+    p = rfsim("run", ROOT / "tests/sem/err_livelock.ptx", "-k", "producer", "-g", 1, "-b", 64,
+              "-a", "buf:u32:2:zero", "-a", "u32:2000000", "--functional", "--dump", tmp_path,
+              timeout=120)
+    assert p.returncode == 0, p.stderr
+    x = 1
+    for _ in range(2000000):
+        x = (x * 3 + 1) & 0xffffffff
+    assert (tmp_path / "arg0.bin").read_bytes() == (1).to_bytes(4, "little") + x.to_bytes(4, "little")
+
+
 def test_watchdog_stops_a_run_where_no_warp_issues():
     """sim.hang_cycles below the memory latency: every warp waits on DRAM
     for longer than the watchdog allows, which it reports as a hang."""

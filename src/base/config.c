@@ -159,7 +159,8 @@ static int bad_value(const ConfigKey *k, const char *value, const char *why)
 		snprintf(range, sizeof range, "0, 1, true or false");
 		break;
 	case CONFIG_STR:            /* choices: the letters it may hold */
-		snprintf(range, sizeof range, "letters from '%s'", k->choices);
+		if (k->choices) snprintf(range, sizeof range, "letters from '%s'", k->choices);
+		else snprintf(range, sizeof range, "at most %d bytes", CONFIG_STR_MAX - 1);
 		break;
 	}
 	err_set("bad value '%s' for %s: %s%s", value, k->key, why, range);
@@ -202,7 +203,8 @@ int config_key_parse(const ConfigKey *k, const char *value, void *field)
 		else return bad_value(k, value, "expected ");
 		return RF_OK;
 	case CONFIG_STR:
-		if (value[strspn(value, k->choices)]) return bad_value(k, value, "expected ");
+		if (k->choices && value[strspn(value, k->choices)])
+			return bad_value(k, value, "expected ");
 		if (strlen(value) >= CONFIG_STR_MAX) return bad_value(k, value, "too long: ");
 		snprintf(field, CONFIG_STR_MAX, "%s", value);
 		return RF_OK;
@@ -529,7 +531,8 @@ void config_help(FILE *f)
 			break;
 		case CONFIG_STR:
 			snprintf(def, sizeof def, "\"%s\"", k->sdef);
-			snprintf(range, sizeof range, "letters from %s", k->choices);
+			snprintf(range, sizeof range, k->choices ? "letters from %s" : "string",
+			         k->choices ? k->choices : "");
 			break;
 		}
 		if (strlen(k->key) + strlen(def) + strlen(range) + 11 <= 80)

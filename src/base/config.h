@@ -57,7 +57,8 @@ typedef struct ConfigKey {
 	size_t off;              /* offsetof(Config, field) */
 	int64_t idef, imin, imax;/* CI; CE and CB keep their default in idef */
 	double fdef, fmin, fmax; /* CF */
-	const char *choices;     /* CE: "a|b|c"; CS: the letters its value may hold */
+	const char *choices;     /* CE: "a|b|c"; CS: the letters its value may hold
+	                            (NULL: any string) */
 	const char *sdef;        /* CS */
 } ConfigKey;
 

@@ -361,10 +361,31 @@ static void deadlock_report(const Cta *c)
 	}
 }
 
+static void livelock_report(const Cta *c)
+{
+	const Launch *L = c->L;
+	gpu_set_fault(FAULT_DEADLOCK);
+	err_set("kernel livelock: in kernel %s, block (%u,%u,%u) the warps keep running but can "
+	        "never finish: each came back to an earlier state (pc, registers, predicates) "
+	        "with no memory written in between", L->kname, c->id.x, c->id.y, c->id.z);
+	for (int32_t i = 0; i < c->nwarps; i++) {
+		const Warp *w = &c->warps[i];
+		if (w->state == W_DONE) err_append("\n  warp %d: exited", i);
+		else if (w->state != W_READY)
+			err_append("\n  warp %d: waiting at barrier %u (%s:%u)", i, w->bar_id, L->file,
+			           L->img->code[w->bar_pc].line);
+		else
+			err_append("\n  warp %d: spinning at %s:%u, active lanes 0x%08x", i, L->file,
+			           L->img->code[warp_pc(w)].line, w->stk[w->nstk - 1].mask);
+	}
+}
+
 /* run one CTA to completion; RF_OK or RF_ERUNTIME */
 static int run_cta(Cta *c, int64_t *budget)
 {
 	enum { SLICE = 1 << 16 };
+	uint64_t writes = 0;
+	int32_t live = -1, quiet = 0;       /* rounds with no write and no warp done */
 	for (;;) {
 		int ran = 0;
 		for (int32_t i = 0; i < c->nwarps; i++) {
@@ -384,7 +405,22 @@ static int run_cta(Cta *c, int64_t *budget)
 			}
 		}
 		if (!c->live_warps) return RF_OK;
-		if (ran) continue;
+		if (ran) {
+			uint64_t n = 0;
+			for (int32_t i = 0; i < c->nwarps; i++) n += c->warps[i].nwrites;
+			quiet = n == writes && c->live_warps == live ? quiet + 1 : 0;
+			writes = n, live = c->live_warps;
+			if (quiet >= 2) {
+				int r = livelock_cta(c, budget);
+				if (r < 0) return RF_ERUNTIME;
+				if (r) {
+					livelock_report(c);
+					return RF_ERUNTIME;
+				}
+				quiet = 0;
+			}
+			continue;
+		}
 		cta_release_barriers(c);
 		int ready = 0;
 		for (int32_t i = 0; i < c->nwarps; i++) ready |= c->warps[i].state == W_READY;

@@ -24,6 +24,17 @@
  * each time round a long compute loop that progresses cost up to 10% of the
  * simulation rate, and a spin repeats its state within a few rounds (a
  * cycle longer than LL_TRIES rounds is caught only by sim.max_cycles).
+ *
+ * Functional mode (gpu.c runs one CTA at a time, each warp a slice of
+ * instructions in turn) uses the same argument through livelock_cta: after
+ * two whole rounds of slices in which the CTA wrote no memory and no warp
+ * finished, each ready warp runs on one instruction at a time, at most
+ * LL_STEPS of them and LL_TRIES returns to its starting pc, until it is
+ * back at that pc and state; if every
+ * ready warp gets there with still nothing written (the others wait at a
+ * barrier only the ready ones could complete), the CTA never ends.  The
+ * stepping is the CTA's own execution, so a false alarm costs nothing but
+ * the hashing, and only quiet rounds pay it.
  */
 #include "sim/sm.h"
 
@@ -107,4 +118,39 @@ int livelock_check(Timing *tg)
 			w->ll_insts = w->fw->ninsts + w->fw->npseudo;
 		}
 	return 0;
+}
+
+enum { LL_STEPS = 1 << 14 };
+
+static uint64_t cta_writes(const Cta *c)
+{
+	uint64_t n = 0;
+	for (int32_t i = 0; i < c->nwarps; i++) n += c->warps[i].nwrites;
+	return n;
+}
+
+int livelock_cta(Cta *c, int64_t *budget)
+{
+	const Image *img = c->L->img;
+	uint64_t writes = cta_writes(c);
+	int any = 0;
+	for (int32_t i = 0; i < c->nwarps; i++) {
+		Warp *w = &c->warps[i];
+		if (w->state != W_READY) continue;
+		int32_t pc = warp_pc(w);
+		uint64_t h = state_hash(w, img), before = w->ninsts;
+		int back = 0, tries = 0;
+		for (int k = 0; k < LL_STEPS && !back && tries < LL_TRIES; k++) {
+			int r = exec_run(c, w, 1);
+			if (r != EX_OK || w->state != W_READY || cta_writes(c) != writes) {
+				*budget -= (int64_t)(w->ninsts - before);
+				return r == EX_FAULT ? -1 : 0;    /* it moved on: a barrier, an exit */
+			}
+			if (warp_pc(w) == pc) back = state_hash(w, img) == h, tries++;
+		}
+		*budget -= (int64_t)(w->ninsts - before);
+		if (!back) return 0;
+		any = 1;
+	}
+	return any;
 }

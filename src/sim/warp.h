@@ -135,6 +135,10 @@ int exec_run(Cta *c, Warp *w, int64_t budget);
 /* execute exactly one warp instruction (internal special-register reads
  * included) and return EX_*; with w->trace set, describe it there */
 int exec_step(Cta *c, Warp *w);
+/* functional mode's livelock test (livelock.c): run each ready warp of c
+ * one instruction at a time until it comes back to its present state;
+ * 1 if every one does with no memory written (it never can finish) */
+int livelock_cta(Cta *c, int64_t *budget);
 /* pc of the warp's next instruction, -1 when done */
 static inline int32_t warp_pc(const Warp *w) { return w->nstk ? w->stk[w->nstk - 1].pc : -1; }
 /* a barrier whose expected count is met: release its waiting warps */
