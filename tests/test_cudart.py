@@ -49,6 +49,8 @@ PROGRAMS = {
     "vecadd_nocompress": ("vecadd.cu", ["--no-compress"]),
     "vecadd_lz4": ("vecadd.cu", ["-compress-mode=speed"]),
     "vecadd_sass": ("vecadd.cu", ["-gencode", "arch=compute_90,code=sm_90"]),
+    "vecadd_ptx86": ("vecadd.cu", ["-gencode", "arch=compute_86,code=compute_86",
+                                   "-DEXPECT_PTX=86"]),
     "symbols": ("symbols.cu", ["-arch=sm_80"]),
     "managed": ("managed.cu", []),
     "dynshared": ("dynshared.cu", ["-gencode", "arch=compute_80,code=compute_80"]),

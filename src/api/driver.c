@@ -413,7 +413,10 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction f)
 	case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = (int)a.const_bytes; break;
 	case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)a.local_bytes; break;
 	case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = a.regs_per_thread; break;
-	case CU_FUNC_ATTRIBUTE_PTX_VERSION: case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = 80; break;
+	/* the PTX's virtual architecture, as the driver reports it; the binary is
+	   rfsim's own, "built" for the compute capability 8.0 it reports */
+	case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = a.ptx_arch ? a.ptx_arch : 80; break;
+	case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = 80; break;
 	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
 	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
 		*pi = (int)(cfg()->block_max_shared_bytes - a.shared_bytes);

@@ -246,6 +246,8 @@ void prog_kernel_attr(const Program *p, int k, KernelAttr *a)
 	a->const_bytes = p->cbank_bytes;
 	a->param_bytes = img->param_bytes;
 	a->max_threads = 1024;
+	const char *t = strstr(ir_str(p->m, p->m->target), "sm_");
+	a->ptx_arch = t ? atoi(t + 3) : 0;
 	int32_t mt = f->maxntid[0] ? f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
 	                             (f->maxntid[2] ? f->maxntid[2] : 1) : 0;
 	int32_t rt = f->reqntid[0] ? f->reqntid[0] * (f->reqntid[1] ? f->reqntid[1] : 1) *

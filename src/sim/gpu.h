@@ -57,6 +57,7 @@ typedef struct KernelAttr {
 	uint32_t const_bytes;    /* module constant memory */
 	uint32_t param_bytes;    /* kernel parameter buffer size */
 	int max_threads;         /* per block: min(1024, .maxntid product) */
+	int ptx_arch;            /* the module's .target as major * 10 + minor (sm_75: 75) */
 	int nparam;
 	const ParamInfo *params;
 } KernelAttr;

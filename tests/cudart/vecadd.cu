@@ -48,6 +48,10 @@ int main()
 	CHECK(cudaFuncGetAttributes(&fa, vecadd));
 	EXPECT(fa.numRegs > 0 && fa.maxThreadsPerBlock >= 256, "regs %d, max threads %d",
 	       fa.numRegs, fa.maxThreadsPerBlock);
+#ifdef EXPECT_PTX      /* the build's virtual architecture (test_cudart.py) */
+	EXPECT(fa.ptxVersion == EXPECT_PTX && fa.binaryVersion == 80, "ptxVersion %d, binaryVersion %d",
+	       fa.ptxVersion, fa.binaryVersion);
+#endif
 	int minGrid = 0, block = 0;
 	CHECK(cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, vecadd, 0, 0));
 	EXPECT(block > 0 && block <= 1024 && minGrid > 0, "block %d, grid %d", block, minGrid);
