@@ -92,8 +92,19 @@ static int expand_range(const char *item, char ***v, int *n)
 	return 1;
 }
 
-/* a comma list, ranges expanded; RF_EINPUT (message set) if bad */
+static int parse_items(char *s, const char *where, int line, char ***v, int *n);
+
+/* a comma list, ranges expanded; RF_EINPUT (message set, the list empty) if bad */
 static int parse_list(char *s, const char *where, int line, char ***v, int *n)
+{
+	if (parse_items(s, where, line, v, n) == RF_OK) return RF_OK;
+	free_list(*v, *n);
+	*v = NULL;
+	*n = 0;
+	return RF_EINPUT;
+}
+
+static int parse_items(char *s, const char *where, int line, char ***v, int *n)
 {
 	free_list(*v, *n);
 	*v = NULL;
