@@ -61,6 +61,11 @@ static const Opt opts[NOPT] = {
 	[O_HELP] = {"-h", "--help", NULL, FOR_WL | FOR_PTX | FOR_CMP | FOR_CFG, "show help"},
 };
 
+/* the command a usage error points the user at ("run", ...; NULL: the main help) */
+static const char *usage_cmd;
+
+void usage_command(const char *cmd) { usage_cmd = cmd; }
+
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -68,7 +73,8 @@ int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\ntry 'rfsim --help'\n", stderr);
+	if (usage_cmd) fprintf(stderr, "\ntry 'rfsim %s --help'\n", usage_cmd);
+	else fputs("\ntry 'rfsim --help'\n", stderr);
 	return RF_EINPUT;
 }
 

@@ -57,6 +57,8 @@ typedef struct Opts {
 } Opts;
 
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* name the command whose --help usage errors suggest (main.c, once known) */
+void usage_command(const char *cmd);
 int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int args_parse(int argc, char **argv, Opts *o);     /* RF_OK or exit code 2 */
 void args_free(Opts *o);

@@ -169,6 +169,9 @@ static int dispatch_opts(const char *cmd, const Opts *o)
 
 static int dispatch(const char *cmd, int argc, char **argv)
 {
+	static const char *const cmds[] = {"list", "analyze", "sweep", "plot", "reproduce"};
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (!strcmp(cmd, cmds[i])) usage_command(cmds[i]);
 	if (!strcmp(cmd, "list")) return cmd_list(argc, argv);
 	if (!strcmp(cmd, "analyze")) return cmd_analyze(argc, argv);
 	if (!strcmp(cmd, "sweep")) return cmd_sweep(argc, argv);
@@ -176,6 +179,7 @@ static int dispatch(const char *cmd, int argc, char **argv)
 	if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc, argv);
 	int known = !strcmp(cmd, "run") || !strcmp(cmd, "compare") || !strcmp(cmd, "config");
 	if (!known) return usage_error("unknown command '%s'", cmd);
+	usage_command(cmd);
 	Opts o;
 	int rc = args_parse(argc, argv, &o);
 	if (!rc) rc = dispatch_opts(cmd, &o);

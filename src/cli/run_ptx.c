@@ -105,7 +105,7 @@ int cmd_run_ptx(const Opts *o)
 	Program *p = NULL;
 	rc = gpu_load_ptx(g, text, len, path, &p);
 	if (rc) {
-		fprintf(stderr, "%s\n", err_msg());
+		fprintf(stderr, "rfsim: %s\n", err_msg());     /* as analyze says it */
 	} else {
 		rc = run_kernel(o, &cfg, g, p, path);
 		gpu_unload(g, p);

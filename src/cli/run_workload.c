@@ -31,7 +31,7 @@ const Workload *wl_find(const char *name)
 	if (w) return w;
 	fprintf(stderr, "rfsim: unknown workload '%s'; built-in workloads:\n", name);
 	list_workloads(stderr);
-	fputs("try 'rfsim --help'\n", stderr);
+	fputs("try 'rfsim list'\n", stderr);
 	return NULL;
 }
 

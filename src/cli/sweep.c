@@ -161,7 +161,7 @@ static int sweep_args(int argc, char **argv, SwArgs *a)
 		}
 		if (rc) return rc;
 	}
-	if (!a->file) return usage_error("sweep needs a sweep file (rfsim sweep --help)");
+	if (!a->file) return usage_error("sweep needs a sweep file");
 	if (a->so.task >= 0 && !a->chunk_given)
 		return usage_error("--task needs --chunk (as the Slurm script passes them)");
 	if (a->so.task >= 0 || a->slurm) a->so.chunk = chunk;
