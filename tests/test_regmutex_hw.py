@@ -260,6 +260,11 @@ def test_launch_shape_recompiles(tmp_path):
     assert p.returncode == 0, p.stderr
     ks = {k["name"]: k["regmutex"] for k in json.loads(f.read_text())["kernels"]}
     assert ks["srad_update"]["applied"] and ks["srad_update"]["es"] == 6
+    p = rfsim("analyze", "srad", *half, "-b", "16,8", "--json", f)   # the real launch's shape
+    assert p.returncode == 0, p.stderr
+    ks = {k["name"]: k["regmutex"] for k in json.loads(f.read_text())["kernels"]}
+    assert not ks["srad_update"]["applied"] and ks["srad_update"]["es"] == 0
+    assert ks["srad_coeff"]["applied"] and ks["srad_coeff"]["es"] == 2
     s = tmp_path / "s.json"
     p = rfsim("run", "srad", "--size", "small", *half, "--stats", s)
     assert p.returncode == 0 and "PASS" in p.stdout, p.stdout + p.stderr

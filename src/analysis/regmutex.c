@@ -249,7 +249,7 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 	if (has_call(f)) { st->pick.why = "calls (left out)"; return RF_OK; }
 	/* the launch's shape is the launched kernel's alone: another kernel
 	   recompiled with it must not take it (nor fail a forced |Es| at it) */
-	int launched = m->launch_threads && fi == m->launch_func;
+	int launched = m->launch_threads && (m->launch_func < 0 || fi == m->launch_func);
 	int32_t threads = launched ? m->launch_threads : threads_of(f->reqntid);
 	int32_t paired = (int)cfg->regmutex_paired;
 	if (!threads) threads = threads_of(f->maxntid);

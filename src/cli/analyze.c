@@ -547,6 +547,10 @@ int cmd_analyze(int argc, char **argv)
 		fail(RF_EINPUT, "%s", err_msg());
 		goto out;
 	}
+	/* -b and --shared are the launch RegMutex's |Es| is chosen for, as at run
+	   time (gpu.c launch_image), for every kernel */
+	m->launch_threads = a.threads, m->launch_dyn_shared = (uint32_t)a.dyn_shared;
+	m->launch_func = -1;
 	if (pass_run_report(m, &cfg, &pr)) {
 		fail(RF_EINPUT, "%s", err_msg());
 		goto out;

@@ -412,8 +412,9 @@ typedef struct Module {
 	uint32_t *file_names; int32_t nfile; /* .file N "name": index N -> interned */
 	/* a launch's shape for the RegMutex pass (0: assume it from the kernel's
 	   directives); set by gpu.c when it recompiles a kernel for a launch, and
-	   only for that kernel (launch_func, a funcs index): the module's other
-	   kernels keep their load-time assumption */
+	   only for that kernel (launch_func, a funcs index; -1: every kernel, as
+	   rfsim analyze -b sets it): the module's other kernels keep their
+	   load-time assumption */
 	int32_t launch_threads;
 	uint32_t launch_dyn_shared;
 	int32_t launch_func;
