@@ -555,6 +555,8 @@ def test_compare_small(tmp_path):
                        "mrf_writes,check,energy_norm")
     body = [r.split(",") for r in rows[1:]]
     assert len(body) == n + len(ms)
+    for r in body[n:]:                   # geomean rows: what they cover, not a check
+        assert r[0] == "geomean" and r[8] == f"{n // len(ms)} workloads", r
     for r in body[:n]:
         assert r[8] == "PASS" and int(r[2]) > 0 and int(r[6]) > 0
         if r[1] == "baseline":

@@ -155,8 +155,9 @@ static void print_geomean(const CmpRun *c, FILE *csv)
 		       m ? "" : "geomean", name, gmean(lc, n), "", gmean(ln, n), gmean(lr, n) - 1,
 		       gmean(lw, n) - 1, gmean(le, ne), n);
 		if (csv)
-			fprintf(csv, "geomean,%s,%.1f,,,%.6f,%.1f,%.1f,%d,%.6f\n", name, gmean(lc, n),
-			        gmean(ln, n), gmean(lr, n) - 1, gmean(lw, n) - 1, n, gmean(le, ne));
+			fprintf(csv, "geomean,%s,%.1f,,,%.6f,%.1f,%.1f,%d workloads,%.6f\n", name,
+			        gmean(lc, n), gmean(ln, n), gmean(lr, n) - 1, gmean(lw, n) - 1, n,
+			        gmean(le, ne));
 	}
 }
 
