@@ -408,8 +408,7 @@ static int run_cta(Cta *c, int64_t *budget)
 		}
 		if (!c->live_warps) return RF_OK;
 		if (ran) {
-			uint64_t n = 0;
-			for (int32_t i = 0; i < c->nwarps; i++) n += c->warps[i].nwrites;
+			uint64_t n = cta_writes(c);
 			quiet = n == writes && c->live_warps == live ? quiet + 1 : 0;
 			writes = n, live = c->live_warps;
 			if (quiet >= 2) {

@@ -122,7 +122,7 @@ int livelock_check(Timing *tg)
 
 enum { LL_STEPS = 1 << 14 };
 
-static uint64_t cta_writes(const Cta *c)
+uint64_t cta_writes(const Cta *c)
 {
 	uint64_t n = 0;
 	for (int32_t i = 0; i < c->nwarps; i++) n += c->warps[i].nwrites;

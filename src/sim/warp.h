@@ -139,6 +139,8 @@ int exec_step(Cta *c, Warp *w);
  * one instruction at a time until it comes back to its present state;
  * 1 if every one does with no memory written (it never can finish) */
 int livelock_cta(Cta *c, int64_t *budget);
+/* instructions of c's warps that may have written memory (Warp.nwrites) */
+uint64_t cta_writes(const Cta *c);
 /* pc of the warp's next instruction, -1 when done */
 static inline int32_t warp_pc(const Warp *w) { return w->nstk ? w->stk[w->nstk - 1].pc : -1; }
 /* a barrier whose expected count is met: release its waiting warps */
