@@ -103,6 +103,11 @@ enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDe
 #define cudaHostAllocPortable      0x01
 #define cudaHostAllocMapped        0x02   /* device-accessible: rfsim mirrors it (memory.c) */
 #define cudaHostAllocWriteCombined 0x04
+#define cudaHostRegisterDefault    0x00   /* cudaHostRegister's flags */
+#define cudaHostRegisterPortable   0x01
+#define cudaHostRegisterMapped     0x02   /* device access: not supported (memory.c) */
+#define cudaHostRegisterIoMemory   0x04
+#define cudaHostRegisterReadOnly   0x08
 #define cudaStreamDefault          0x00
 #define cudaStreamNonBlocking      0x01
 #define cudaEventDefault           0x00
@@ -123,6 +128,29 @@ typedef struct CUuuid_st { char bytes[16]; } cudaUUID_t;
 struct cudaChannelFormatDesc { int x, y, z, w; enum cudaChannelFormatKind f; };
 
 struct cudaMemLocation { enum cudaMemLocationType type; int id; };
+
+typedef struct cudaArray *cudaArray_t;          /* CUDA arrays: not supported */
+
+struct cudaPitchedPtr {
+	void *ptr;
+	size_t pitch;                   /* bytes from one row to the next */
+	size_t xsize, ysize;            /* logical width (elements) and height (rows) */
+};
+
+struct cudaExtent { size_t width, height, depth; };  /* width in bytes for linear memory */
+
+struct cudaPos { size_t x, y, z; };                  /* x in bytes for linear memory */
+
+struct cudaMemcpy3DParms {
+	cudaArray_t srcArray;
+	struct cudaPos srcPos;
+	struct cudaPitchedPtr srcPtr;
+	cudaArray_t dstArray;
+	struct cudaPos dstPos;
+	struct cudaPitchedPtr dstPtr;
+	struct cudaExtent extent;
+	enum cudaMemcpyKind kind;
+};
 
 struct cudaPointerAttributes {
 	enum cudaMemoryType type;
@@ -343,6 +371,19 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream);
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                              size_t height, cudaStream_t stream);
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
+                         struct cudaExtent extent);
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                              struct cudaExtent extent, cudaStream_t stream);
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,

@@ -24,8 +24,14 @@
  * AddressSanitizer the simulator's address range is ASan's shadow memory,
  * so managed memory is unavailable in sanitizer builds.
  *
- * Pinned host memory (cudaMallocHost, cudaHostAlloc without Mapped) is
- * ordinary host memory: it is only ever a copy's source or destination.
+ * Pinned host memory (cudaMallocHost, cudaHostAlloc) is mirrored the same
+ * way, whatever its flags: under unified addressing, which the device
+ * reports, kernels may dereference any pinned pointer, and programs that
+ * read results straight from pinned memory ("zero-copy") rely on it.
+ * Where the mapping cannot be had (sanitizer builds) pinned memory without
+ * cudaHostAllocMapped falls back to ordinary host memory, good for copies.
+ * Memory the program registers (cudaHostRegister) is its own, at an
+ * address the simulator cannot give device memory: it serves copies only.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -44,6 +50,7 @@ typedef struct Block {           /* one allocation the runtime handed out */
 	unsigned flags;              /* cudaHostAlloc's */
 	size_t map_off, map_bytes;   /* Managed: host pages mapped at addr - map_off */
 	int owned;                   /* device memory allocated here (not a __managed__ var) */
+	int registered;              /* Host: the program's memory, cudaHostRegister'ed */
 } Block;
 
 static Block *blocks;
@@ -118,7 +125,7 @@ void mem_reset(void)
 {
 	while (nblocks) {
 		Block *b = &blocks[nblocks - 1];
-		if (b->type == cudaMemoryTypeHost && !(b->flags & cudaHostAllocMapped))
+		if (b->type == cudaMemoryTypeHost && !is_mirrored(b) && !b->registered)
 			free((void *)b->addr);
 		block_drop(b);
 	}
@@ -140,26 +147,35 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 	return cudaSuccess;
 }
 
-static cudaError_t managed_alloc(void **p, size_t size, unsigned flags,
-                                 enum cudaMemoryType type)
+/* device memory at A with host pages mapped at A too: cudaSuccess, or why not
+ * (quietly, for a caller that can do without) */
+static cudaError_t mirrored_alloc(void **p, size_t size, unsigned flags,
+                                  enum cudaMemoryType type, int quiet)
 {
 	CUdeviceptr a;
 	CUresult r = cuMemAlloc(&a, size ? size : 1);
-	if (r) return rt_err(rt_from_cu(r));
+	if (r) return rt_from_cu(r);
 	if (mem_managed_map(a, size)) {
 		int err = errno;
 		cuMemFree(a);
-		rt_say("cannot map managed memory at device address %#llx for the host: %s (in a "
-		       "sanitizer build, AddressSanitizer's shadow memory takes these addresses)",
-		       (unsigned long long)a, strerror(err));
-		return rt_err(cudaErrorMemoryAllocation);
+		if (!quiet)
+			rt_say("cannot map managed memory at device address %#llx for the host: %s (in "
+			       "a sanitizer build, AddressSanitizer's shadow memory takes these "
+			       "addresses)", (unsigned long long)a, strerror(err));
+		return cudaErrorMemoryAllocation;
 	}
 	Block *b = &blocks[nblocks - 1];
 	b->owned = 1;
 	b->flags = flags;
-	b->type = type;              /* Host for mapped pinned memory: still mirrored */
+	b->type = type;              /* Host for pinned memory: still mirrored */
 	*p = (void *)(uintptr_t)a;
 	return cudaSuccess;
+}
+
+static cudaError_t managed_alloc(void **p, size_t size, unsigned flags,
+                                 enum cudaMemoryType type)
+{
+	return rt_err(mirrored_alloc(p, size, flags, type, 0));
 }
 
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
@@ -174,8 +190,13 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
 	if (!pHost || (flags & ~0x7u)) return rt_err(cudaErrorInvalidValue);
 	READY();
+	/* with unified addressing all pinned memory is device-accessible, so it is
+	   mirrored like managed memory; where that cannot be (sanitizer builds) it
+	   is plain host memory, for copies only, unless the program asked for
+	   cudaHostAllocMapped */
 	if (flags & cudaHostAllocMapped)
 		return managed_alloc(pHost, size, flags, cudaMemoryTypeHost);
+	if (!mirrored_alloc(pHost, size, flags, cudaMemoryTypeHost, 1)) return cudaSuccess;
 	void *p = NULL;
 	if (posix_memalign(&p, 4096, size ? size : 1)) return rt_err(cudaErrorMemoryAllocation);
 	block_add((uintptr_t)p, size, cudaMemoryTypeHost)->flags = flags;
@@ -188,18 +209,21 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
 	return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
 }
 
-cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
-{
-	if (!pitch) return rt_err(cudaErrorInvalidValue);
-	*pitch = (width + 511) & ~(size_t)511;      /* texture pitch alignment */
-	return cudaMalloc(devPtr, *pitch * height);
-}
-
 static cudaError_t free_block(void *p, int host)
 {
 	Block *b = block_find(p, 0);
-	if (!b || b->addr != (uintptr_t)p || (b->type == cudaMemoryTypeHost) != host)
-		return rt_err(host ? cudaErrorInvalidValue : cudaErrorInvalidDevicePointer);
+	const char *fn = host ? "cudaFreeHost" : "cudaFree";
+	if (!b || b->addr != (uintptr_t)p || (b->type == cudaMemoryTypeHost) != host ||
+	    b->registered) {
+		rt_say("%s(%p): %s", fn, p,
+		       b && b->registered ? "memory registered with cudaHostRegister: unregister it "
+		                            "with cudaHostUnregister and free it as it was allocated"
+		       : b && b->addr == (uintptr_t)p ? (host ? "not pinned host memory (cudaFree it)"
+		                                           : "pinned host memory (cudaFreeHost it)")
+		       : b ? "not the start of an allocation"
+		       : "not allocated by the runtime, or already freed");
+		return rt_err(cudaErrorInvalidValue);
+	}
 	if (b->type == cudaMemoryTypeHost && !is_mirrored(b)) free(p);
 	else if (b->owned) cuMemFree(b->addr);
 	block_drop(b);
@@ -215,6 +239,60 @@ cudaError_t cudaFree(void *devPtr)
 cudaError_t cudaFreeHost(void *ptr)
 {
 	return ptr ? free_block(ptr, 1) : cudaSuccess;
+}
+
+/* cudaHostRegister: the program's own memory becomes pinned memory for
+ * copies.  rfsim's kernels reach only the simulator's addresses, so
+ * registered memory cannot be mapped for the device the way
+ * cudaHostAlloc(..., cudaHostAllocMapped) memory is (that one lives at a
+ * simulator address to begin with): cudaHostRegisterMapped and
+ * cudaHostRegisterIoMemory are refused, and
+ * cudaDevAttrCanUseHostPointerForRegisteredMem reads 0. */
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+	if (!ptr || !size || (flags & ~0xFu)) return rt_err(cudaErrorInvalidValue);
+	READY();
+	if (flags & (cudaHostRegisterMapped | cudaHostRegisterIoMemory)) {
+		rt_say("cudaHostRegister: flag %s is not supported by rfsim (kernels cannot reach "
+		       "the program's own memory); use cudaHostAlloc(..., cudaHostAllocMapped) or "
+		       "cudaMallocManaged for memory both sides use",
+		       flags & cudaHostRegisterMapped ? "cudaHostRegisterMapped"
+		                                      : "cudaHostRegisterIoMemory");
+		return rt_err(cudaErrorNotSupported);
+	}
+	for (size_t i = 0; i < nblocks; i++)       /* overlapping pinned or device memory */
+		if ((uintptr_t)ptr < blocks[i].addr + blocks[i].bytes &&
+		    blocks[i].addr < (uintptr_t)ptr + size)
+			return rt_err(blocks[i].type == cudaMemoryTypeHost
+			              ? cudaErrorHostMemoryAlreadyRegistered : cudaErrorInvalidValue);
+	Block *b = block_add((uintptr_t)ptr, size, cudaMemoryTypeHost);
+	b->flags = flags;
+	b->registered = 1;
+	return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+	Block *b = block_find(ptr, 0);
+	if (!ptr) return rt_err(cudaErrorInvalidValue);
+	if (!b || !b->registered || b->addr != (uintptr_t)ptr)
+		return rt_err(cudaErrorHostMemoryNotRegistered);
+	block_drop(b);
+	return cudaSuccess;
+}
+
+/* the stream-ordered allocator: every call completes in order (rt.h), so an
+ * allocation on a stream is an allocation now */
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	return cudaMalloc(devPtr, size);
+}
+
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	return cudaFree(devPtr);
 }
 
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
@@ -237,8 +315,8 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
 	READY();
 	size_t used = 0, cap = (size_t)rt_config()->gpu_global_bytes;
-	for (size_t i = 0; i < nblocks; i++)
-		if (blocks[i].owned) used += blocks[i].bytes;
+	for (size_t i = 0; i < nblocks; i++)     /* device memory, not pinned host memory */
+		if (blocks[i].owned && blocks[i].type != cudaMemoryTypeHost) used += blocks[i].bytes;
 	if (free_bytes) *free_bytes = used < cap ? cap - used : 0;
 	if (total) *total = cap;
 	return cudaSuccess;
@@ -261,33 +339,55 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at, const voi
 
 /* ---- copies --------------------------------------------------------------------- */
 
-enum { HOST = 0, DEV = 1, ANY = -1 };
+static const char *kind_name(enum cudaMemcpyKind kind)
+{
+	static const char *names[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
+	                              "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice",
+	                              "cudaMemcpyDefault"};
+	return names[kind];
+}
 
 /* where the bytes of [p, p+n) are for the host to copy, given which side
- * the copy's kind says p is on; NULL if p is not there */
-static void *view(const void *p, size_t n, int side)
+ * the copy's kind says p is on (MEM_HOST, MEM_DEV, MEM_ANY); NULL if p is
+ * not there */
+void *mem_view(const void *p, size_t n, int side)
 {
 	Block *b = block_find(p, n);
 	if (b && is_mirrored(b)) return (void *)p;     /* managed: the host copy is current */
 	void *d = api_mem_host((uintptr_t)p, n);
-	if (side == DEV) return d;
-	if (side == HOST) return d || !p ? NULL : (void *)p;
+	if (side == MEM_DEV) return d;
+	if (side == MEM_HOST) return d || !p ? NULL : (void *)p;
 	return d ? d : (void *)p;
 }
 
-static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+int mem_kind_side(enum cudaMemcpyKind kind, int dst)
 {
 	static const signed char sides[5][2] = {           /* [kind] = {dst, src} */
-		{HOST, HOST}, {DEV, HOST}, {HOST, DEV}, {DEV, DEV}, {ANY, ANY}};
+		{MEM_HOST, MEM_HOST}, {MEM_DEV, MEM_HOST}, {MEM_HOST, MEM_DEV}, {MEM_DEV, MEM_DEV},
+		{MEM_ANY, MEM_ANY}};
+	return sides[kind][!dst];
+}
+
+/* the complaint about a copy whose kind does not match its pointers */
+void mem_bad_copy(const char *fn, const void *dst, const void *src, size_t n,
+                  enum cudaMemcpyKind kind, int dst_bad)
+{
+	int side = mem_kind_side(kind, dst_bad);
+	rt_say("%s(%p, %p, %zu bytes, %s): the %s is not %s of that size", fn, dst, src, n,
+	       kind_name(kind), dst_bad ? "destination" : "source",
+	       side == MEM_DEV ? "device memory" : side == MEM_HOST ? "host memory"
+	                                                         : "memory");
+}
+
+cudaError_t mem_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
 	if ((unsigned)kind > cudaMemcpyDefault) return rt_err(cudaErrorInvalidMemcpyDirection);
 	READY();
 	if (!n) return cudaSuccess;
-	void *d = view(dst, n, sides[kind][0]);
-	const void *s = view(src, n, sides[kind][1]);
+	void *d = mem_view(dst, n, mem_kind_side(kind, 1));
+	const void *s = mem_view(src, n, mem_kind_side(kind, 0));
 	if (!d || !s) {
-		rt_say("cudaMemcpy(%p, %p, %zu, %d): %s is not %s memory of that size", dst, src, n,
-		       (int)kind, d ? "the source" : "the destination",
-		       (d ? sides[kind][1] : sides[kind][0]) == DEV ? "device" : "host");
+		mem_bad_copy("cudaMemcpy", dst, src, n, kind, !d);
 		return rt_err(cudaErrorInvalidValue);
 	}
 	memmove(d, s, n);
@@ -296,42 +396,25 @@ static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKin
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-	return copy(dst, src, count, kind);
+	return mem_copy(dst, src, count, kind);
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream)
 {
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return copy(dst, src, count, kind);
-}
-
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                         size_t height, enum cudaMemcpyKind kind)
-{
-	if (width > dpitch || width > spitch) return rt_err(cudaErrorInvalidPitchValue);
-	for (size_t r = 0; r < height; r++) {
-		cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width,
-		                     kind);
-		if (e) return e;
-	}
-	return cudaSuccess;
-}
-
-cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                              size_t width, size_t height, enum cudaMemcpyKind kind,
-                              cudaStream_t stream)
-{
-	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+	return mem_copy(dst, src, count, kind);
 }
 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
 	READY();
 	if (!count) return cudaSuccess;
-	void *d = view(devPtr, count, DEV);
-	if (!d) return rt_err(cudaErrorInvalidValue);
+	void *d = mem_view(devPtr, count, MEM_DEV);
+	if (!d) {
+		rt_say("cudaMemset(%p, %d, %zu): not device memory of that size", devPtr, value, count);
+		return rt_err(cudaErrorInvalidValue);
+	}
 	memset(d, value, count);
 	return cudaSuccess;
 }
@@ -340,16 +423,6 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
 {
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	return cudaMemset(devPtr, value, count);
-}
-
-cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
-{
-	if (width > pitch) return rt_err(cudaErrorInvalidPitchValue);
-	for (size_t r = 0; r < height; r++) {
-		cudaError_t e = cudaMemset((char *)devPtr + r * pitch, value, width);
-		if (e) return e;
-	}
-	return cudaSuccess;
 }
 
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation loc,
@@ -398,12 +471,12 @@ static cudaError_t symbol_copy(void *dst, const void *src, const void *sym, size
 		if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
 		    kind != cudaMemcpyDefault)
 			return rt_err(cudaErrorInvalidMemcpyDirection);
-		return copy(dev, src, count, kind);
+		return mem_copy(dev, src, count, kind);
 	}
 	if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
 	    kind != cudaMemcpyDefault)
 		return rt_err(cudaErrorInvalidMemcpyDirection);
-	return copy(dst, dev, count, kind);
+	return mem_copy(dst, dev, count, kind);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count, size_t offset,

@@ -7,7 +7,8 @@
  * PTX that nvcc embedded in the program, pulled out of its fatbins
  * (fatbin.c) and loaded as one driver module per translation unit
  * (register.c); kernels, device variables and launches looked up by the
- * host addresses nvcc registered (register.c, launch.c); memory (memory.c);
+ * host addresses nvcc registered (register.c, launch.c); memory (memory.c,
+ * and pitched.c for 2D and 3D);
  * streams and events (stream.c); device queries (device.c); and the
  * statistics file and per-kernel summaries (stats.c).
  *
@@ -97,6 +98,17 @@ cudaError_t reg_module_status(const RtModule *m);
 cudaError_t reg_var_addr(const RtVar *v, CUdeviceptr *dptr, size_t *bytes);
 
 /* ---- memory.c ---- */
+
+enum { MEM_HOST = 0, MEM_DEV = 1, MEM_ANY = -1 };   /* which side a copy's pointer is on */
+
+/* the host's view of [p, p+n) on `side`, or NULL if p is not there */
+void *mem_view(const void *p, size_t n, int side);
+int mem_kind_side(enum cudaMemcpyKind kind, int dst);   /* kind valid; dst: 1, src: 0 */
+/* "fn(...): the destination/source is not ... memory of that size" */
+void mem_bad_copy(const char *fn, const void *dst, const void *src, size_t n,
+                  enum cudaMemcpyKind kind, int dst_bad);
+/* cudaMemcpy: checked, recorded as the last error */
+cudaError_t mem_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
 
 /* managed memory lives at the same address on host and device; the host
  * copy is the real one between kernels, so a launch copies it in and out */

@@ -54,6 +54,11 @@
 
 #define ATTR_FIELDS(X) X(id) X(val)
 
+#define COPY3D_FIELDS(X) X(srcArray) X(srcPos) X(srcPtr) X(dstArray) X(dstPos) X(dstPtr) \
+	X(extent) X(kind)
+
+#define PITCHED_FIELDS(X) X(ptr) X(pitch) X(xsize) X(ysize)
+
 #define SHOW(s, f) printf(#s "." #f " %zu %zu\n", offsetof(struct s, f), \
                           sizeof ((struct s *)0)->f);
 #define PROP(f) SHOW(cudaDeviceProp, f)
@@ -63,6 +68,8 @@
 #define SHOWT(t, f) printf(#t "." #f " %zu %zu\n", offsetof(t, f), sizeof ((t *)0)->f);
 #define CONFIG(f) SHOWT(cudaLaunchConfig_t, f)
 #define ATTR(f) SHOWT(cudaLaunchAttribute, f)
+#define COPY3D(f) SHOW(cudaMemcpy3DParms, f)
+#define PITCHED(f) SHOW(cudaPitchedPtr, f)
 
 int main(void)
 {
@@ -72,6 +79,9 @@ int main(void)
 	CHANNEL_FIELDS(CHANNEL)
 	CONFIG_FIELDS(CONFIG)
 	ATTR_FIELDS(ATTR)
+	COPY3D_FIELDS(COPY3D)
+	PITCHED_FIELDS(PITCHED)
+	printf("extent %zu pos %zu\n", sizeof(struct cudaExtent), sizeof(struct cudaPos));
 	printf("sizes %zu %zu %zu %zu %zu %zu %zu\n", sizeof(struct cudaDeviceProp),
 	       sizeof(struct cudaFuncAttributes), sizeof(struct cudaPointerAttributes),
 	       sizeof(struct cudaChannelFormatDesc), sizeof(dim3), sizeof(cudaLaunchConfig_t),
