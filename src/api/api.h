@@ -23,6 +23,12 @@ void api_set_config(const Config *c);
  * no context): how libcudart tells device pointers from host pointers */
 void *api_mem_host(CUdeviceptr dptr, size_t bytes);
 
+/* shared memory a block may have without opting in to more: 48 KB, as on
+ * NVIDIA's GPUs, or block.max_shared_bytes if that is less
+ * (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK; the _OPTIN limit is
+ * block.max_shared_bytes) */
+int64_t api_default_shared(const Config *c);
+
 /* cuModuleLoadData, with the name that error messages give the PTX
  * (libcudart names what it pulls out of a program "PROG.compute_XX.ptx") */
 CUresult api_module_load(CUmodule *module, const char *ptx, const char *name);

@@ -16,6 +16,7 @@
  * report (kernel, block, thread, PTX line, address) to stderr when a
  * module fails to load or a kernel faults.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,11 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
+int64_t api_default_shared(const Config *c)
+{
+	return c->block_max_shared_bytes < 49152 ? c->block_max_shared_bytes : 49152;
+}
+
 static long long dev_attr(CUdevice_attribute a, const Config *c, int *ok)
 {
 	*ok = 1;
@@ -153,7 +159,9 @@ static long long dev_attr(CUdevice_attribute a, const Config *c, int *ok)
 	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return 64;
 	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return 0x7fffffff;
 	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return 65535;
-	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+	/* as on NVIDIA's GPUs since Volta: 48 KB per block unless the kernel opts in
+	   to more (cudaFuncAttributeMaxDynamicSharedMemorySize), up to the block's limit */
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return api_default_shared(c);
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return c->block_max_shared_bytes;
 	case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return 65536;
 	case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
@@ -174,6 +182,13 @@ static long long dev_attr(CUdevice_attribute a, const Config *c, int *ok)
 	case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
 	case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
 	case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 512;
+	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return c->l2_bytes < INT_MAX ? c->l2_bytes : INT_MAX;
+	/* a 64-bit channel per memory controller, double data rate: a program's
+	   2 x clock x width / 8 is then the simulated peak bandwidth,
+	   dram.channels x dram.bytes_per_cycle x gpu.clock_mhz */
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return c->dram_channels * 64;
+	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+		return (long long)(c->dram_bytes_per_cycle * c->gpu_clock_mhz * 1000 / 16);
 	default: return *ok = 0, 0;
 	}
 }
@@ -418,8 +433,9 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction f)
 	case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = a.ptx_arch ? a.ptx_arch : 80; break;
 	case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = 80; break;
 	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
-	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-		*pi = (int)(cfg()->block_max_shared_bytes - a.shared_bytes);
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:   /* before any opt-in */
+		*pi = a.shared_bytes < api_default_shared(cfg())
+		      ? (int)(api_default_shared(cfg()) - a.shared_bytes) : 0;
 		break;
 	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = -1; break;
 	default: return CUDA_ERROR_INVALID_VALUE;
@@ -487,6 +503,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	case FAULT_ADDRESS: r = CUDA_ERROR_ILLEGAL_ADDRESS; break;
 	case FAULT_STACK: r = CUDA_ERROR_HARDWARE_STACK_ERROR; break;
 	case FAULT_ASSERT: r = CUDA_ERROR_ASSERT; break;
+	/* a kernel the watchdog or a limit stopped would run for ever, or too long:
+	   what NVIDIA's watchdog reports for a kernel it kills */
+	case FAULT_DEADLOCK: case FAULT_LIMIT: r = CUDA_ERROR_LAUNCH_TIMEOUT; break;
 	default: r = CUDA_ERROR_LAUNCH_FAILED; break;
 	}
 	g_cur->sticky = r;

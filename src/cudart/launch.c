@@ -73,11 +73,43 @@ static cudaError_t launch_error(CUresult r)
 	case CUDA_ERROR_HARDWARE_STACK_ERROR:
 	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
 	case CUDA_ERROR_LAUNCH_FAILED:
+	case CUDA_ERROR_LAUNCH_TIMEOUT:
 	case CUDA_ERROR_ASSERT:
 		rt_set_sticky(rt_from_cu(r));
 		return rt_from_cu(r);
 	default: return rt_from_cu(r);
 	}
+}
+
+static int fattr(const RtFunc *f, CUfunction_attribute a)
+{
+	int v = 0;
+	cuFuncGetAttribute(&v, a, f->f);
+	return v;
+}
+
+/* dynamic shared memory beyond the kernel's limit -- 48 KB less its static
+ * shared memory, unless raised with cudaFuncAttributeMaxDynamicSharedMemorySize
+ * -- is an invalid argument, as NVIDIA's driver says */
+static cudaError_t shared_fits(const RtFunc *fn, size_t shmem)
+{
+	int limit = fn->max_dyn_shared >= 0 ? fn->max_dyn_shared
+	                                    : fattr(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+	if (shmem <= (size_t)limit) return cudaSuccess;
+	int stat = fattr(fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+	int64_t optin = rt_config()->block_max_shared_bytes - stat;
+	if (fn->max_dyn_shared < 0 && shmem <= (uint64_t)optin)
+		rt_say("launch of %s: %zu bytes of dynamic shared memory exceed the %d a kernel "
+		       "with %d bytes of static shared memory may have without opting in: call "
+		       "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+		       "%zu) first (cudaErrorInvalidValue)", fn->name, shmem, limit, stat, shmem);
+	else
+		rt_say("launch of %s: %zu bytes of dynamic shared memory exceed the kernel's "
+		       "limit of %d (%lld at most with its %d bytes of static shared memory: "
+		       "cudaDevAttrMaxSharedMemoryPerBlockOptin, config key block.max_shared_bytes)"
+		       " (cudaErrorInvalidValue)", fn->name, shmem, limit,
+		       (long long)(optin > 0 ? optin : 0), stat);
+	return cudaErrorInvalidValue;
 }
 
 cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
@@ -92,7 +124,7 @@ cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t sh
 		rt_say("kernel %s is not launched: %s (see above)", fn->name, cudaGetErrorName(e));
 		return rt_err(e);
 	}
-	if (shmem > UINT_MAX) return rt_err(cudaErrorInvalidValue);
+	if ((e = shared_fits(fn, shmem))) return rt_err(e);
 	int before, after;
 	api_kernel_log(&before);
 	mem_managed_to_device();
@@ -153,12 +185,6 @@ static cudaError_t loaded(const void *func, RtFunc **out)
 	return cudaSuccess;
 }
 
-static int fattr(const RtFunc *f, CUfunction_attribute a)
-{
-	int v = 0;
-	cuFuncGetAttribute(&v, a, f->f);
-	return v;
-}
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
@@ -186,9 +212,17 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 	cudaError_t e = loaded(func, &f);
 	if (e) return e;
 	switch (attr) {
-	case cudaFuncAttributeMaxDynamicSharedMemorySize:
-		if (value < 0 || value > fattr(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES))
+	case cudaFuncAttributeMaxDynamicSharedMemorySize:   /* up to the opt-in limit */
+		if (value < 0 || value > rt_config()->block_max_shared_bytes -
+		                         fattr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)) {
+			rt_say("cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+			       "%d): at most %lld with its %d bytes of static shared memory "
+			       "(config key block.max_shared_bytes)", f->name, value,
+			       (long long)rt_config()->block_max_shared_bytes -
+			       fattr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES),
+			       fattr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
 			return rt_err(cudaErrorInvalidValue);
+		}
 		f->max_dyn_shared = value;
 		return cudaSuccess;
 	case cudaFuncAttributePreferredSharedMemoryCarveout:
