@@ -28,7 +28,11 @@
  * repeating a state without writing memory (a livelock, livelock.c):
  * each warp's pc, PTX line and what it waits for are reported (Ramulator
  * and ChampSim's watchdog that dumps every unit).  On a terminal, a run
- * longer than two seconds shows a progress line on stderr.
+ * longer than two seconds shows a progress line on stderr; elsewhere (a
+ * CUDA program's output piped or logged) a kernel still running after
+ * LONG_SEC seconds says so once, with how to bound it, since a loop that
+ * counts for ever is no deadlock or livelock and would otherwise look
+ * like a hang.  Both only print: the simulation is the same either way.
  */
 #include "sim/timing.h"
 
@@ -165,10 +169,13 @@ static void report_livelock(Timing *tg, int64_t now)
 	dump_warps(tg);
 }
 
+enum { LONG_SEC = 30 };      /* a kernel this long, not on a terminal, is mentioned */
+
 typedef struct Progress {
 	int on;                  /* stderr is a terminal and sim.progress */
 	int shown;
 	double t0, last;
+	int noted;               /* not a terminal: the long-kernel note is out */
 } Progress;
 
 static double run_t0;        /* when the process's first timing kernel began */
@@ -182,6 +189,19 @@ static void progress(Progress *p, const Timing *tg, int64_t now)
 	fprintf(stderr, "\rrfsim: %s: cycle %lld, %lld warp instructions, %.2f M/s   ",
 	        tg->L->kname, (long long)now, (long long)tg->issued,
 	        (double)tg->issued / (t - p->t0) / 1e6);
+	fflush(stderr);
+}
+
+/* not on a terminal: one line once the kernel has run LONG_SEC seconds */
+static void note_long(Progress *p, const Timing *tg, int64_t now)
+{
+	double t = now_sec();
+	if (t - p->t0 < LONG_SEC) return;
+	p->noted = 1;
+	fprintf(stderr, "rfsim: kernel %s is still running after %.0f s (cycle %lld, %lld warp "
+	        "instructions); if it never ends, bound it with config key sim.max_cycles "
+	        "(--max-cycles N; RFSIM_SET=sim.max_cycles=N for a CUDA program)\n",
+	        tg->L->kname, t - p->t0, (long long)now, (long long)tg->issued);
 	fflush(stderr);
 }
 
@@ -220,7 +240,8 @@ static int limits(Timing *tg, int64_t now, int64_t nx)
 
 static int run(Timing *tg, int64_t *end)
 {
-	Progress pr = {tg->cfg->sim_progress && isatty(2), 0, now_sec(), 0};
+	Progress pr = {tg->cfg->sim_progress && isatty(2), 0, now_sec(), 0,
+	               !tg->cfg->sim_progress};
 	if (!run_t0) run_t0 = pr.t0;
 	int64_t now = 0;
 	uint64_t iter = 0;
@@ -244,7 +265,10 @@ static int run(Timing *tg, int64_t *end)
 		if (nm < nx) nx = nm;
 		if (nx <= now) nx = now + 1;
 		if ((rc = limits(tg, now, nx))) break;
-		if (pr.on && !(++iter & 0x3fff)) progress(&pr, tg, now);
+		if (!(++iter & 0x3fff)) {
+			if (pr.on) progress(&pr, tg, now);
+			else if (!pr.noted) note_long(&pr, tg, now);
+		}
 		now = nx;
 	}
 	if (pr.shown) fputs("\r\033[K", stderr);
