@@ -6,7 +6,13 @@ rfsim's build directory; each checks its own results and prints PASS.
 They cover what issue 11 asks for: nvcc's default zstd-compressed PTX,
 --no-compress and LZ4 builds, __constant__/__device__/__managed__ variables
 with initializers, dynamic shared memory, several kernels on streams with
-events, struct arguments, and the error behaviour.  The built-in workloads
+events, struct arguments, and the error behaviour.  A second group is
+written the way textbook and sample programs use the host API: pitched 2D
+and 3D memory, constant tables and symbols with offsets, templated and
+many-parameter kernels, pinned memory and copies overlapped on streams,
+device queries and occupancy, two translation units and cudaDeviceReset,
+every common launch and copy mistake (errpaths.cu) and device faults
+(faults.cu: out of bounds, assert, endless kernels).
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
@@ -23,6 +29,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -58,8 +65,16 @@ PROGRAMS = {
     "structarg": ("structarg.cu", []),
     "errors": ("errors.cu", []),
     "devprintf": ("devprintf.cu", []),
+    # host-side API as textbook programs use it (and the error paths)
+    "pitch3d": ("pitch3d.cu", ["-arch=sm_80", "-O2"]),
+    "symtempl": ("symtempl.cu", ["-arch=sm_80", "-O2"]),
+    "asyncpipe": ("asyncpipe.cu", []),
+    "devquery": ("devquery.cu", ["-arch=sm_80", "-O2"]),
+    "errpaths": ("errpaths.cu", ["-arch=sm_80"]),
+    "multitu": (["multitu_main.cu", "multitu_kern.cu"], []),
+    "faults": ("faults.cu", ["-arch=sm_80", "-O2"]),      # run per mode, below
 }
-PASSING = [p for p in PROGRAMS if p != "vecadd_sass"]
+PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order
 WORKLOADS = re.findall(r"^X\((\w+),", (ROOT / "workloads" / "workloads.def").read_text(), re.M)
 # programs are built once into the source tree's build/ and reused by later
@@ -118,7 +133,8 @@ def built(tmp_path_factory):
         pytest.skip("nvcc not found")
     d = PROG_DIR
     d.mkdir(parents=True, exist_ok=True)
-    jobs = {name: (d / name, [SRC / src], flags) for name, (src, flags) in PROGRAMS.items()}
+    jobs = {name: (d / name, [SRC / f for f in ([src] if isinstance(src, str) else src)], flags)
+            for name, (src, flags) in PROGRAMS.items()}
     for w in WORKLOADS:
         wl = ROOT / "workloads"
         srcs = [wl / w / f"{w}.cu", wl / w / f"{w}.c", wl / "wl_util.c",
@@ -305,3 +321,85 @@ def test_device_printf_lines_reach_stdout(built):
                  "hello from block 1 thread 0: 40 0.00", "hello from block 1 thread 1: 41 0.50"]:
         assert line in p.stdout, p.stdout
     assert "Assertion `x[threadIdx.x] < 3` failed." in p.stderr, p.stderr
+
+
+# ---- host-side API and error paths of ordinary programs ---------------------
+
+@needs_nvcc
+@pytest.mark.parametrize("name", ["pitch3d", "asyncpipe", "devquery", "errpaths", "multitu"])
+def test_host_programs_on_hopper_config(built, name):
+    """hopper-h100 allows 227 KB of shared memory per block, so devquery's
+    launch above 48 KB must fail until it opts in, and then succeed."""
+    p = passed(run(built[name], RFSIM_CONFIG="hopper-h100", RFSIM_QUIET=1))
+    if name == "devquery":
+        assert "without opting in: call cudaFuncSetAttribute(kernel, " \
+               "cudaFuncAttributeMaxDynamicSharedMemorySize" in p.stderr, p.stderr
+        assert "(opt-in 232448)" in p.stdout and "reversed 2 blocks of 232448" in p.stdout
+
+
+@needs_nvcc
+def test_device_query_numbers(built):
+    """Pins: memory clock, bus width and L2 size read 0, so a program's peak
+    bandwidth (2 x clock x width / 8) came out 0; shared memory per block is
+    48 KB before opt-in.  The bandwidth is the config's DRAM bandwidth."""
+    p = passed(run(built["devquery"], RFSIM_QUIET=1))
+    assert "memory clock, bus           1846 MHz, 384 bits" in p.stdout, p.stdout
+    assert "L2 cache                    786432 bytes" in p.stdout
+    # 6 channels x 21.1 bytes/cycle x 1400 MHz
+    assert "peak memory bandwidth       177.2 GB/s" in p.stdout
+
+
+@needs_nvcc
+def test_error_paths_say_what_is_wrong(built):
+    """Every refused call says why on stderr, naming the call and pointer."""
+    p = passed(run(built["errpaths"]))
+    for text in [
+            "launch of _Z3incPii: block (2048,1,1) has 2048 threads; at most 1024 allowed",
+            "launch of _Z3incPii: grid (0,1,1) and block (32,1,1) must be non-zero",
+            "grid (1,70000,1) exceeds (2^31-1, 65535, 65535)",
+            "dynamic shared memory exceed the kernel's limit",
+            "cudaMemcpyDeviceToHost): the source is not device memory of that size",
+            "cudaMemset(0x", "not allocated by the runtime, or already freed",
+            "not the start of an allocation"]:
+        assert text in p.stderr, f"{text!r} not in\n{p.stderr}"
+
+
+FAULTS = {  # faults.cu mode -> what rfsim's report must say, extra environment
+    "oob": ([r"kernel fault: out-of-bounds global load of 4 bytes at address 0x[0-9a-f]+\n"
+             r"  in kernel _Z6gatherPKfPfii, block \(3,0,0\), thread \(0,0,0\), "
+             r"faults\.compute_80\.ptx:\d+\n.*ld\.global\.f32",
+             r"nearest allocation below: .* \(4000 bytes\)"], {}),
+    "oobwrite": ([r"out-of-bounds global store of 4 bytes .*\n  in kernel _Z9fill_rowsPfmii, "
+                  r"block \(\d,2,0\)", r"the access starts \d+ bytes after its end"], {}),
+    "assert": ([r"faults\.cu:\d+: void checked\(const int \*, int\): block \[6,0,0\], "
+                r"thread \[9,0,0\] Assertion `v\[i\] >= 0` failed\."], {}),
+    "spin": ([r"kernel livelock: in kernel _Z4spinPVi", r"sm 0 warp 0 \(block \(0,0,0\)"], {}),
+    "count": ([r"kernel _Z5countPi stopped after 1000000 cycles \(config key sim\.max_cycles"],
+              {"RFSIM_SET": "sim.max_cycles=1000000"}),
+}
+
+
+@needs_nvcc
+@pytest.mark.parametrize("mode", list(FAULTS))
+def test_device_fault_is_reported_sticky_and_reset(built, mode):
+    """faults.cu checks the codes itself (cudaErrorIllegalAddress,
+    cudaErrorAssert, cudaErrorLaunchTimeout for a kernel stopped by the
+    watchdog or sim.max_cycles -- was cudaErrorLaunchFailure), that they are
+    sticky and that cudaDeviceReset clears them; here: rfsim's report."""
+    patterns, env = FAULTS[mode]
+    t0 = time.monotonic()
+    p = passed(run(built["faults"], mode, **env))
+    assert time.monotonic() - t0 < 60
+    for pat in patterns:
+        assert re.search(pat, p.stderr), f"{pat!r} not in\n{p.stderr}"
+    assert p.stderr.count("<<<") == 2        # the faulty kernel and one after the reset
+
+
+@needs_nvcc
+def test_stats_span_device_reset_and_units(built, tmp_path):
+    stats = tmp_path / "s.json"
+    passed(run(built["multitu"], RFSIM_STATS=stats, RFSIM_QUIET=1))
+    got = json.loads(stats.read_text())
+    names = [k["name"] for k in got["kernels"]]
+    assert got["totals"]["kernels"] == 4 and names[0] == names[2] == "_Z10scale_herePfi"
+    assert "scale_offset" in names[1] and names[1] == names[3]
