@@ -440,6 +440,21 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
 	return b && is_mirrored(b) ? cudaSuccess : rt_err(cudaErrorInvalidValue);
 }
 
+/* which streams may touch managed memory: every launch mirrors all of it and
+ * runs alone (rt.h), so any attachment holds; only the arguments are checked */
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                     unsigned int flags)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost &&
+	    flags != cudaMemAttachSingle)
+		return rt_err(cudaErrorInvalidValue);
+	Block *b = block_find(devPtr, length);
+	if (!b || b->type != cudaMemoryTypeManaged || (length && b->addr != (uintptr_t)devPtr))
+		return rt_err(cudaErrorInvalidValue);
+	return cudaSuccess;
+}
+
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                    enum cudaChannelFormatKind f)
 {

@@ -29,6 +29,7 @@ int main()
 	CHECK(cudaHostGetDevicePointer(&dmapped, mapped, 0));
 	cudaMemLocation here = {cudaMemLocationTypeDevice, 0};
 	CHECK(cudaMemPrefetchAsync(v, n * sizeof(int), here, 0, 0));
+	CHECK(cudaStreamAttachMemAsync(0, v, 0, cudaMemAttachGlobal));
 	EXPECT(hits == 5, "hits starts at %d", hits);
 	bump<<<(n + 127) / 128, 128>>>(v, n, dmapped);
 	CHECK(cudaDeviceSynchronize());
