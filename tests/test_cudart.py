@@ -58,6 +58,8 @@ PROGRAMS = {
     "structarg": ("structarg.cu", []),
     "errors": ("errors.cu", []),
     "devprintf": ("devprintf.cu", []),
+    "wmma_gemm": ("wmma_gemm.cu", ["-arch=sm_80"]),          # <mma.h>: wmma.load/mma/store
+    "memcpy_async": ("memcpy_async.cu", ["-arch=sm_80"]),    # cp.async double buffering
 }
 PASSING = [p for p in PROGRAMS if p != "vecadd_sass"]
 # every built-in workload, in workloads.def order
