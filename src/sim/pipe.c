@@ -1,7 +1,7 @@
 /*
  * pipe.c -- execution units, and the load/store unit's way into memory.
  *
- * Each unit class (SP, SFU, DP, branch: pipe.*.count/lat/ii) has `count`
+ * Each unit class (SP, SFU, DP, branch, tensor: pipe.*.count/lat/ii) has `count`
  * identical pipelined units; an instruction dispatched to a unit occupies
  * it for `ii` cycles (a 16-lane SP takes a warp in 2) and writes back
  * `lat` cycles after dispatch.  A branch that split its warp costs
@@ -17,6 +17,11 @@
  * memory always goes through L1.  Global atomics are done at L2; shared
  * atomics are shared accesses.  Stores and reductions do not hold the
  * warp: they complete when their last request has left.
+ *
+ * A cp.async is a read of its global lines (through L1 for .ca, L2 only
+ * for .cg, whatever l1.cache_global says) after the wavefronts of its
+ * shared write; its "writeback" (no registers) is the completion async.c
+ * counts.  wmma.mma runs on the tensor unit (pipe.tc.*).
  *
  * A load's writeback waits for all its lines: a Tracker counts the
  * answers still to come (sm_mem_done), with a guard count while the

@@ -10,11 +10,13 @@
  *          decode leaves to the timing model.  bra/call/ret use the branch
  *          unit; exit, trap, bar, membar, fence, prefetch, nanosleep and
  *          the implicit ret decode adds at a function's end complete at
- *          issue (TU_NONE), as do the compiler's register-file pseudo-ops
+ *          issue (TU_NONE), as do cp.async.commit_group/wait_group/wait_all
+ *          (TIns.cpa: the scheduler holds a wait, async.c) and the
+ *          compiler's register-file pseudo-ops
  *          (rfsim.prefetch, .acquire, .release: TIns.pseudo), which reach
  *          the register-file model through its issue hook.
- *   regs   reads: each register source, the address base, predicate
- *          sources and the guard; writes: each destination.  A 64-bit
+ *   regs   reads: each register source, the address base, wmma's source
+ *          fragments (Image.mma), predicate sources and the guard; writes: each destination.  A 64-bit
  *          operand is two slots, a 128-bit one four (the main register
  *          file is 32 bits wide per lane, so each slot is one warp-wide
  *          register access).  Duplicates are removed: an instruction
