@@ -379,3 +379,24 @@ def test_wmma_traces_one_segment_per_row(tmp_path):
         return found[0]
     # a: 16 or 4 lines, b: 4 lines (16 columns of 32 bytes, packed), c: 8 lines
     assert misses(out[64]) - misses(out[16]) == 12, (misses(out[64]), misses(out[16]))
+
+
+@pytest.mark.parametrize("config, sets", [("gebhart-isca11", []), ("maxwell-ltrf", []),
+                                          ("maxwell-ltrf", ["ltrf.partition=strand"])]
+                         + [(None, [f"rf.model={m}"]) for m in models()])
+def test_wmma_under_every_model(tmp_path, config, sets):
+    """the fragments' many registers through every register-file model and pass"""
+    shape, at, ct, dt = "m16n16k16", "f16", "f32", "f32"
+    rnd = random.Random(7)
+    A, ab = values(at, 256, rnd)
+    B, bb = values(at, 256, rnd)
+    C, cb = values(ct, 256, rnd)
+    ptx = tmp_path / "mm.ptx"
+    ptx.write_text(ptx_kernel(shape, at, ct, dt, "row", "row", "row", "row", (16, 16, 16, 16),
+                              "shared", False, True))
+    args = [f"buf:u8:4096:{infile(tmp_path, 'a.bin', ab + bytes(4096 - len(ab)))}",
+            f"buf:u8:512:{infile(tmp_path, 'b.bin', bb)}",
+            f"buf:u8:1024:{infile(tmp_path, 'c.bin', cb)}", "buf:u8:1024:zero"]
+    p, d = run(tmp_path, ptx, "mm", 1, 32, *args, sets=sets, config=config)
+    assert p.returncode == 0, p.stderr
+    assert (d / "arg3.bin").read_bytes() == reference(shape, at, ct, dt, A, B, C, False, True)
