@@ -73,6 +73,9 @@ PROGRAMS = {
     "errpaths": ("errpaths.cu", ["-arch=sm_80"]),
     "multitu": (["multitu_main.cu", "multitu_kern.cu"], []),
     "faults": ("faults.cu", ["-arch=sm_80", "-O2"]),      # run per mode, below
+    # device code rfsim added later: tensor cores, asynchronous copies
+    "wmma_gemm": ("wmma_gemm.cu", ["-arch=sm_80"]),          # <mma.h>: wmma.load/mma/store
+    "memcpy_async": ("memcpy_async.cu", ["-arch=sm_80"]),    # cp.async double buffering
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order

@@ -209,7 +209,7 @@ static void traverse(P1 *s, int32_t u)
 		ivl_ins_rw(s->f, in, &rd, &wr);
 		regset_or(&wr, &rd);
 		int over = union_count(&v->regs, &wr) > p->n;
-		int wait = p->kind == PART_STRAND && regset_meets(&rd, &v->pend);
+		int wait = p->kind == PART_STRAND && (regset_meets(&rd, &v->pend) || strand_waits(in));
 		if (!lead && (is_call(in) || over || wait)) {
 			cut_new(s, u, k);
 			return;
@@ -241,7 +241,7 @@ static int admits(const P1 *s, int32_t i, int32_t u)
 	RegSet rd, wr;
 	ivl_ins_rw(s->f, in, &rd, &wr);
 	if (is_call(in)) return 0;
-	if (p->kind == PART_STRAND && regset_meets(&rd, &v->pend)) return 0;
+	if (p->kind == PART_STRAND && (regset_meets(&rd, &v->pend) || strand_waits(in))) return 0;
 	regset_or(&wr, &rd);
 	return union_count(&v->regs, &wr) <= p->n;
 }

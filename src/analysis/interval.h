@@ -91,6 +91,7 @@ static inline int regset_has(const RegSet *s, int r)
 /* strand.c: strands (§6.6) */
 Part *strand_form(const Func *f, const Cfg *c, int32_t n);
 int strand_long_latency(const Ins *in);     /* 1: a load whose wait deschedules a warp */
+int strand_waits(const Ins *in);            /* 1: cp.async.wait_group/wait_all (a strand ends before) */
 /* NULL if no strand has a backward branch or a long-latency wait inside */
 const char *strand_check(const Func *f, const Part *p);
 

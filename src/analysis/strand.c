@@ -22,7 +22,9 @@
  *   and parameter loads have fixed short latency and SFU operations a fixed
  *   pipeline latency that the active warps hide, so neither ends a strand.
  *   Which registers are still pending is tracked as a union over the strand
- *   (conservative where paths join).
+ *   (conservative where paths join).  cp.async.wait_group and wait_all wait
+ *   for global memory too, with no register to show it: a strand ends just
+ *   before each of them (strand_waits).
  *
  *   Backward branches.  A piece joins a strand only when all its
  *   predecessors are in it, so the only edges back to an earlier point of
@@ -51,6 +53,11 @@ int strand_long_latency(const Ins *in)
 		return 0;
 	}
 	return 0;
+}
+
+int strand_waits(const Ins *in)
+{
+	return in->op == OP_CP_WAIT || in->op == OP_CP_WAITALL;
 }
 
 Part *strand_form(const Func *f, const Cfg *c, int32_t n)
@@ -102,6 +109,8 @@ static int32_t first_wait(const Func *f, const Part *p, int32_t v, const int32_t
 			for (int w = 0; w < 4; w++) pend.w[w] |= out[p->pc[u].pred[k]].w[w];
 		for (int32_t k = p->pc[u].first; k <= p->pc[u].last; k++) {
 			RegSet rd, wr;
+			if (strand_waits(&f->ins[k]) && !(u == p->iv[v].entry && k == p->pc[u].first))
+				return k;
 			ivl_ins_rw(f, &f->ins[k], &rd, &wr);
 			for (int w = 0; w < 4; w++)
 				if (rd.w[w] & pend.w[w]) return k;
@@ -125,8 +134,8 @@ const char *strand_check(const Func *f, const Part *p)
 			snprintf(why, sizeof why, "strand %d has a backward branch inside", v);
 			r = why;
 		} else if ((k = first_wait(f, p, v, ord, n, out)) >= 0) {
-			snprintf(why, sizeof why, "strand %d waits on a long-latency load at "
-			         "instruction %d", v, k);
+			snprintf(why, sizeof why, "strand %d waits on a long-latency %s at "
+			         "instruction %d", v, strand_waits(&f->ins[k]) ? "copy" : "load", k);
 			r = why;
 		}
 	}

@@ -6,7 +6,8 @@
  *
  *   global, local   the distinct lines touched (GPGPU-Sim's Fermi
  *                   coalescer at line granularity: a warp reading 32
- *                   consecutive words is one 128-byte request).  Local
+ *                   consecutive words is one 128-byte request; a lane's
+ *                   access may span lines: a wmma row segment).  Local
  *                   addresses are per thread; they are laid out in the
  *                   local window with consecutive threads' words adjacent,
  *                   as NVIDIA interleaves local memory.
@@ -16,6 +17,10 @@
  *   const, param    distinct words (the constant cache serves one address
  *                   per cycle, broadcast to the lanes asking for it) and
  *                   the distinct lines behind them.
+ *   cp.async        the lines of its global sources, and the wavefronts of
+ *                   its shared destinations (StepTrace.saddr).
+ * An access past MEMOP_MAXLINES distinct lines (possible only for a wmma
+ * matrix whose 32 row segments all straddle lines) is not sent.
  */
 #include "mem/mem.h"
 
@@ -38,6 +43,7 @@ typedef struct LineSet { uint64_t key[64]; uint64_t used; } LineSet;
 static void add_global(MemOp *op, LineSet *hs, uint64_t la)
 {
 	if (op->nline && op->line[op->nline - 1] == la) return;
+	if (op->nline == MEMOP_MAXLINES) return;          /* (keeps the hash set below full) */
 	uint32_t h = (uint32_t)((la * 0x9e3779b97f4a7c15ull) >> 58);
 	while (hs->used >> h & 1) {
 		if (hs->key[h] == la) return;
@@ -45,23 +51,23 @@ static void add_global(MemOp *op, LineSet *hs, uint64_t la)
 	}
 	hs->used |= 1ull << h;
 	hs->key[h] = la;
-	if (op->nline < MEMOP_MAXLINES) op->line[op->nline++] = la;
+	op->line[op->nline++] = la;
 }
 
 /* wavefronts of the shared-memory accesses of lanes `m`: the most distinct
  * words any bank holds.  Fast path: every bank asked for one word (its
  * lanes broadcast); only a real conflict counts words per bank. */
-static uint16_t smem_waves(const StepTrace *tr, uint32_t m, uint32_t nbanks)
+static uint16_t smem_waves(const uint64_t *addr, uint32_t nbytes, uint32_t m, uint32_t nbanks)
 {
-	uint32_t per = tr->nbytes > 4 ? tr->nbytes / 4 : 1;
-	uint32_t first[256], words[128], nw = 0;
+	uint32_t per = nbytes > 4 ? nbytes / 4 : 1;
+	uint32_t first[256], words[1024], nw = 0;
 	uint64_t seen[4] = {0};
 	int conflict = 0;
 	for (uint32_t mm = m; mm; mm &= mm - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(mm);
 		for (uint32_t k = 0; k < per; k++) {
-			uint32_t w = (uint32_t)(tr->addr[l] / 4) + k, b = w % nbanks;
-			if (nw < 128) words[nw++] = w;
+			uint32_t w = (uint32_t)(addr[l] / 4) + k, b = w % nbanks;
+			if (nw < 1024) words[nw++] = w;
 			if (!(seen[b >> 6] >> (b & 63) & 1)) {
 				seen[b >> 6] |= 1ull << (b & 63);
 				first[b] = w;
@@ -94,6 +100,7 @@ void memop_build(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int stor
 	op->load = (uint8_t)load;
 	op->atomic = (uint8_t)atomic;
 	op->long_lat = 0;
+	op->cache = MOC_DEFAULT;
 	op->smem_waves = op->cc_waves = 0;
 	op->nline = op->ncline = 0;
 	op->lmask = 0;
@@ -125,11 +132,30 @@ void memop_build(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int stor
 			break;
 		}
 		default:
-			add_global(op, &hs, a >> cc->line_shift);
+			for (uint64_t la = a >> cc->line_shift; la <= (a + tr->nbytes - 1) >> cc->line_shift;
+			     la++)
+				add_global(op, &hs, la);
 			op->long_lat = 1;
 			break;
 		}
 	}
-	if (smask) op->smem_waves = smem_waves(tr, smask, cc->smem_banks);
+	if (smask) op->smem_waves = smem_waves(tr->addr, tr->nbytes, smask, cc->smem_banks);
 	if (cmask) op->cc_waves = ncw;
+}
+
+void memop_build_cp(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int cache)
+{
+	op->store = op->atomic = 0;
+	op->load = 1;                            /* its reads need MSHRs */
+	op->long_lat = tr->cp_src != 0;
+	op->cache = (uint8_t)cache;
+	op->cc_waves = op->ncline = 0;
+	op->nline = 0;
+	op->lmask = 0;
+	LineSet hs;
+	hs.used = 0;
+	for (uint32_t mm = tr->cp_src; mm; mm &= mm - 1)
+		add_global(op, &hs, tr->addr[__builtin_ctz(mm)] >> cc->line_shift);
+	op->smem_waves = tr->mem_lanes ? smem_waves(tr->saddr, tr->nbytes, tr->mem_lanes,
+	                                            cc->smem_banks) : 0;
 }

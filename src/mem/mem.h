@@ -51,11 +51,15 @@
 
 #define MEMOP_MAXLINES 32
 
+enum { MOC_DEFAULT, MOC_L1, MOC_L2 };   /* MemOp.cache: as l1.cache_global says, through
+                                           L1 (cp.async.ca), L2 only (cp.async.cg) */
+
 typedef struct MemOp {       /* what one warp memory instruction asks of memory */
 	uint8_t store;           /* writes memory (st, red, atom) */
 	uint8_t load;            /* returns data to registers */
 	uint8_t atomic;          /* read-modify-write at L2 (global) */
 	uint8_t long_lat;        /* touches global or local memory */
+	uint8_t cache;           /* global lines: MOC_* */
 	uint16_t smem_waves;     /* shared memory: wavefronts (1 = no conflict), 0 = none */
 	uint16_t cc_waves;       /* constant/param: distinct words (serialisation), 0 = none */
 	uint16_t nline;          /* global and local lines */
@@ -75,6 +79,9 @@ typedef struct CoalesceCfg {
 
 void memop_build(MemOp *op, const struct StepTrace *tr, const CoalesceCfg *cc,
                  int store, int load, int atomic);
+/* a cp.async: the global lines its lanes read (cache: MOC_L1 or MOC_L2) and the
+ * wavefronts of its shared writes */
+void memop_build_cp(MemOp *op, const struct StepTrace *tr, const CoalesceCfg *cc, int cache);
 
 /* ---- a set-associative tag array (cache.c) --------------------------------- */
 

@@ -61,7 +61,8 @@
 
 /* ---- opcodes (ops.def) ---------------------------------------------- */
 
-enum { UNIT_NONE, UNIT_ALU, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_BRANCH, UNIT_SYNC, NUNIT };
+enum { UNIT_NONE, UNIT_ALU, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_BRANCH, UNIT_SYNC, UNIT_TENSOR,
+       NUNIT };
 
 enum {                       /* op flags (OpInfo.flags) */
 	OPF_MEM      = 1 << 0,   /* touches a memory state space */
@@ -204,7 +205,18 @@ enum {                       /* Ins.mods bits: modifiers that are flags */
 	MOD_XORSIGN  = 1 << 24,  /* min/max .xorsign.abs */
 	MOD_ABS      = 1 << 25,
 	MOD_WARP     = 1 << 26,  /* bar.warp.sync (__syncwarp): a warp barrier, not a CTA one */
+	MOD_CG       = 1 << 27,  /* cp.async.cg (L2 only); cp.async.ca has it clear */
+	MOD_SATFINITE = 1 << 28, /* wmma.mma .satfinite */
 };
+
+typedef enum MmaShape {      /* wmma shapes (Ins.shape) */
+	MMA_NONE, MMA_M16N16K16, MMA_M32N8K16, MMA_M8N32K16, MMA_M16N16K8, MMA_M8N8K4,
+	NMMASHAPE
+} MmaShape;
+extern const char *const mma_shape_name[NMMASHAPE];   /* "m16n16k16", ... */
+
+enum { FRAG_NONE, FRAG_A, FRAG_B, FRAG_C, FRAG_D };    /* wmma.load/.store fragment */
+enum { LAYOUT_ROW = 1, LAYOUT_COL = 2 };               /* Ins.layout nibbles */
 
 /* ---- operands ------------------------------------------------------- */
 
@@ -276,6 +288,12 @@ typedef struct Ins {
 	uint32_t mods;           /* MOD_* */
 	uint32_t hints;          /* interned string of modifiers kept verbatim, 0 = none */
 	uint8_t nd, ns;          /* destination and source operand counts */
+	uint8_t shape;           /* wmma: MmaShape */
+	uint8_t frag;            /* wmma.load/.store: FRAG_* */
+	uint8_t layout;          /* wmma: LAYOUT_* of the (first) matrix in the low nibble, of
+	                            wmma.mma's b in the high one */
+	uint8_t type3, type4;    /* wmma.mma's third and fourth types (.dtype.atype.btype.ctype:
+	                            type, type2, type3, type4; .dtype.ctype: type, type2) */
 	Operand o[INS_MAXOPD];   /* o[0..nd) destinations, o[nd..nd+ns) sources */
 	uint32_t line, col;      /* PTX source position (1-based) */
 } Ins;
@@ -438,5 +456,21 @@ int32_t ir_label_of(const Func *f, int32_t ins);          /* label at ins, -1 if
 int64_t sym_size(const Sym *s);       /* bytes: element size * max(count,1) * max(vec,1);
                                          0 for an unsized [] array */
 int ir_equal(const Module *a, const Module *b, char *why, size_t n);  /* 1 if same IR */
+
+/* ---- wmma geometry (mma.c) ------------------------------------------- */
+
+typedef struct MmaFrag {     /* one wmma fragment: the matrix it holds and its registers */
+	int rows, cols;          /* matrix a: M x K, b: K x N, c/d: M x N */
+	int esize;               /* element bytes in memory */
+	int nregs;               /* registers per thread (PTX ISA's fragment tables) */
+	int per_reg;             /* elements per register (f16x2: 2, s8 x4: 4, f64: 1) */
+	int reg_bits;            /* register width: 32 or 64 */
+} MmaFrag;
+
+/* the fragment `frag` (FRAG_*) of shape `shape` whose elements are of type t; 0 if
+ * PTX has no such fragment */
+int mma_frag(int shape, int frag, PtxType t, MmaFrag *out);
+/* the element type of each fragment of a wmma.mma (FRAG_A..FRAG_D) from its types */
+PtxType mma_type(const Ins *in, int frag);
 
 #endif

@@ -52,7 +52,8 @@ static int ins_eq(Eq *e, const char *fn, const Ins *x, const Ins *y, int32_t i)
 {
 	const char *what = NULL;
 	if (!SAME(op)) what = "opcode";
-	else if (!SAME(type) || !SAME(type2)) what = "type";
+	else if (!SAME(type) || !SAME(type2) || !SAME(type3) || !SAME(type4)) what = "type";
+	else if (!SAME(shape) || !SAME(frag) || !SAME(layout)) what = "matrix shape";
 	else if (!SAME(space)) what = "space";
 	else if (!SAME(vec)) what = "vector width";
 	else if (!SAME(cmp) || !SAME(bop)) what = "comparison";

@@ -86,6 +86,17 @@ typedef struct Parser {
 	Tok *tnames;     size_t captname;
 } Parser;
 
+/* parse_tc.c: cp.async and wmma */
+/* the Op of a cp.* or wmma.* mnemonic (refusing the forms rfsim lacks), with
+ * *used = the length of its fixed part; -1 for any other mnemonic */
+int ptc_op(Parser *p, const Tok *t, size_t *used);
+/* one modifier s[0..n) of such an instruction; *st counts what was seen, the
+ * `::` hints of cp.async are appended to hints[*nhints..cap) */
+void ptc_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, int *st,
+                  char *hints, size_t *nhints, size_t cap);
+/* its operands and modifiers against the PTX ISA's rules (st: ptc_modifier's) */
+void ptc_check(Parser *p, const Tok *t, const Ins *in, int st);
+
 /* parse.c */
 __attribute__((noreturn, format(printf, 3, 4)))
 void p_error_at(Parser *p, const Tok *t, const char *fmt, ...);

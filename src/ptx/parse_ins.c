@@ -137,10 +137,11 @@ static const ModDef *mod_lookup(const char *s, size_t n)
 }
 
 /* real PTX instructions rfsim does not implement; two: named with their
- * first modifier (cp.async) */
+ * first modifier (wgmma.mma_async); the cp.async and wmma forms rfsim lacks
+ * are refused in parse_tc.c */
 static const struct { const char *name; int two; } unsupported[] = {
-	{"mma", 0}, {"wmma", 1}, {"wgmma", 1}, {"tcgen05", 1}, {"tex", 0}, {"tld4", 0},
-	{"txq", 0}, {"suld", 0}, {"sust", 0}, {"sured", 0}, {"suq", 0}, {"cp", 1},
+	{"mma", 0}, {"wgmma", 1}, {"tcgen05", 1}, {"tex", 0}, {"tld4", 0},
+	{"txq", 0}, {"suld", 0}, {"sust", 0}, {"sured", 0}, {"suq", 0},
 	{"ldmatrix", 0}, {"stmatrix", 0}, {"movmatrix", 0}, {"mbarrier", 1},
 	{"griddepcontrol", 1}, {"setmaxnreg", 0}, {"elect", 0}, {"stacksave", 0},
 	{"stackrestore", 0}, {"alloca", 0}, {"brx", 1}, {"istypep", 0}, {"pmevent", 0},
@@ -184,6 +185,7 @@ typedef struct Mnem {        /* the mnemonic being decoded */
 	char hints[128];
 	size_t nhints;
 	int ntype;               /* types seen */
+	int tc;                  /* cp.async, wmma: what ptc_modifier saw */
 } Mnem;
 
 static void set8(Parser *p, Mnem *mn, uint8_t *field, uint32_t v, const char *what)
@@ -202,9 +204,21 @@ static void add_hint(Parser *p, Mnem *mn, const char *s, size_t n)
 	mn->nhints += n;
 }
 
+/* cp.async and wmma: parse_tc.c */
+static int tc_op(int op)
+{
+	return op == OP_CP_ASYNC || op == OP_CP_COMMIT || op == OP_CP_WAIT ||
+	       op == OP_CP_WAITALL || op == OP_WMMA_LOAD || op == OP_WMMA_STORE ||
+	       op == OP_WMMA_MMA;
+}
+
 static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 {
 	Op op = (Op)in->op;
+	if (tc_op(op)) {
+		ptc_modifier(p, &mn->t, in, s, n, &mn->tc, mn->hints, &mn->nhints, sizeof mn->hints);
+		return;
+	}
 	const ModDef *d = mod_lookup(s, n);
 	int setcmp = op == OP_SETP || op == OP_SET;
 	int isbar = op == OP_BAR || op == OP_BARRIER;
@@ -268,7 +282,8 @@ static void mnemonic(Parser *p, Mnem *mn, Ins *in)
 {
 	const char *s = mn->t.s, *end = s + mn->t.len;
 	size_t base = segs(s, mn->t.len, 1);
-	int op = op_lookup(s, base);
+	int op = ptc_op(p, &mn->t, &base);
+	if (op < 0) op = op_lookup(s, base);
 	if (op < 0 || op == OP_SCOPE_BEGIN || op == OP_SCOPE_END) unknown_op(p, &mn->t, base);
 	in->op = (uint16_t)op;
 	for (const char *q = s + base; q < end;) {
@@ -507,6 +522,12 @@ static Shape shape(const Ins *in)
 	case OP_ACTIVEMASK: s.lo = s.hi = 0; break;
 	case OP_BAR: case OP_BARRIER: s.lo = 0, s.hi = 3, s.dest = in->mode == MODE_RED; break;
 	case OP_CALL: s.lo = 2, s.hi = 3, s.dest = 0; break;
+	case OP_CP_ASYNC: s.lo = 3, s.hi = 5, s.dest = 0, s.addr = 0; break;
+	case OP_CP_WAIT: s.dest = 0; break;
+	case OP_WMMA_LOAD: s.hi = 2, s.addr = 1; break;
+	case OP_WMMA_STORE: s.lo = 2, s.hi = 3, s.dest = 0, s.addr = 0; break;
+	case OP_WMMA_MMA: s.lo = s.hi = 3; break;
+	case OP_CP_COMMIT: case OP_CP_WAITALL:
 	case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
 	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
@@ -558,7 +579,7 @@ static void check_kinds(Parser *p, const Tok *at, const Ins *in)
 	if (a >= 0 && in->o[a].kind != OPK_ADDR)
 		p_error_at(p, at, "'%.*s' needs an [address] operand", (int)at->len, at->s);
 	for (int k = 0; k < in->nd + in->ns; k++)
-		if (in->o[k].kind == OPK_ADDR && k != a)
+		if (in->o[k].kind == OPK_ADDR && k != a && !(in->op == OP_CP_ASYNC && k == 1))
 			p_error_at(p, at, "unexpected [address] operand in '%.*s'", (int)at->len, at->s);
 	if (in->op == OP_BRA && in->o[0].kind != OPK_LABEL)
 		p_error_at(p, at, "bra needs a label");
@@ -702,6 +723,7 @@ void p_instruction(Parser *p)
 	} else {
 		operands(p, in, &mn.t);
 		check_kinds(p, &mn.t, in);
+		if (tc_op(in->op)) ptc_check(p, &mn.t, in, mn.tc);
 	}
 	p_expect(p, ';', "';' after the instruction");
 }

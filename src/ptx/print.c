@@ -238,6 +238,33 @@ enum {
 	      MOD_ACQ_REL | MOD_SC,
 };
 
+/* cp.async and wmma, in the PTX ISA's order (parse_tc.c) */
+static void tc_mnemonic(Out *o, const Ins *in)
+{
+	static const char *const lay[] = {"", "row", "col"}, *const frag[] = {"", "a", "b", "c",
+	                                                                       "d"};
+	fputs(op_info[in->op].name, o->f);
+	if (in->op == OP_CP_ASYNC) {
+		fprintf(o->f, ".%s.shared.global", in->mods & MOD_CG ? "cg" : "ca");
+		if (in->hints) fputs(ir_str(o->m, in->hints), o->f);
+		return;
+	}
+	if (in->op == OP_CP_COMMIT || in->op == OP_CP_WAIT || in->op == OP_CP_WAITALL) return;
+	put(o, frag[in->frag]);
+	put_mods(o, in->mods, MOD_SYNC);
+	put_mods(o, in->mods, MOD_ALIGNED);
+	put(o, lay[in->layout & 15]);
+	put(o, lay[in->layout >> 4]);
+	put(o, mma_shape_name[in->shape]);
+	put(o, space_name[in->space]);
+	put(o, ptxtype_name[in->type]);
+	put(o, ptxtype_name[in->type2]);
+	put(o, ptxtype_name[in->type3]);
+	put(o, ptxtype_name[in->type4]);
+	if (in->mods & MOD_SATFINITE) fputs(".satfinite", o->f);
+	put(o, rnd_name[in->rnd]);
+}
+
 static void mnemonic(Out *o, const Ins *in)
 {
 	Op op = (Op)in->op;
@@ -245,6 +272,10 @@ static void mnemonic(Out *o, const Ins *in)
 	int mem = (op_info[op].flags & OPF_MEM) || op == OP_MEMBAR || op == OP_FENCE;
 	int bar = op == OP_BAR || op == OP_BARRIER;
 	int early_sync = op == OP_SHFL || op == OP_VOTE || op == OP_REDUX;
+	if (op >= OP_CP_ASYNC && op <= OP_WMMA_MMA) {
+		tc_mnemonic(o, in);
+		return;
+	}
 	fputs(op_info[op].name, o->f);
 	if (mem) {
 		put_mods(o, mods, SEM);

@@ -280,6 +280,7 @@ void image_free(Image *img)
 	free(img->code);
 	free(img->imm);
 	free(img->calls);
+	free(img->mma);
 	arena_free(img->arena);
 	free(img);
 }

@@ -53,6 +53,7 @@ enum {                       /* DIns.flags */
 	DF_PRED_DST  = 1 << 5,   /* d[0] is a predicate */
 	DF_SREG      = 1 << 6,   /* mov from a special register: imm = SReg, aux = component */
 	DF_BUILTIN   = 1 << 7,   /* call of a runtime function rfsim provides: imm = BUILTIN_* */
+	DF_IGNSRC    = 1 << 8,   /* cp.async: s[2] is the ignore-src predicate */
 };
 
 enum {                       /* DIns.fast: hot (op, type) pairs with no modifiers */
@@ -102,6 +103,24 @@ enum {                       /* device-runtime functions nvcc calls without a bo
 };
 int builtin_lookup(const char *name);   /* BUILTIN_* (builtin.c) */
 
+/* cp.async: [abase + aoff] (global) is copied to s[0] + imm (shared), elt bytes, of which
+ * s[1] (src-size) are read and the rest zero-filled.
+ * wmma.load: d[] = the fragment, [abase + aoff] its matrix, s[0] the stride (elements);
+ * wmma.store: s[0] the stride, Image.mma[imm].r[0] the fragment;
+ * wmma.mma: d[] = d, Image.mma[imm].r[0..2] = a, b, c; type = d's type, type2 = c's.
+ * aux = shape | frag << 4 | layout << 8 | atype << 16 | btype << 24 (ir.h's fields). */
+typedef struct MmaRegs {     /* register slots of the source fragments of a wmma instruction */
+	int32_t r[3][8];
+	uint8_t n[3];            /* registers of each */
+	uint8_t w[3];            /* slots per register: 1, or 2 (f64) */
+} MmaRegs;
+
+static inline int dins_shape(const DIns *d) { return d->aux & 15; }
+static inline int dins_frag(const DIns *d) { return d->aux >> 4 & 15; }
+static inline int dins_layout(const DIns *d) { return d->aux >> 8 & 255; }
+static inline PtxType dins_atype(const DIns *d) { return (PtxType)(d->aux >> 16 & 255); }
+static inline PtxType dins_btype(const DIns *d) { return (PtxType)(d->aux >> 24 & 255); }
+
 typedef struct CallInfo {    /* one call site: argument and return copies */
 	int32_t callee;          /* Image.funcs index; -1 for a builtin */
 	int32_t nargs, nrets;
@@ -124,6 +143,7 @@ typedef struct Image {
 	DIns *code;  int32_t ncode;
 	ImgFunc *funcs; int32_t nfunc;   /* funcs[0] is the kernel */
 	CallInfo *calls; int32_t ncall;
+	MmaRegs *mma; int32_t nmma;      /* wmma.store/.mma source fragments (DIns.imm) */
 	uint32_t *imm; int32_t nimm;     /* nimm rows of 32 lanes */
 	uint32_t shared_static;  /* bytes of static shared memory */
 	uint32_t dyn_base;       /* shared offset where dynamic shared memory starts */

@@ -21,7 +21,7 @@
 #include "sim/eval.h"
 #include "sim/prog.h"
 
-static int bad(const DecodeCtx *dc, const Ins *in, const char *what)
+int dec_bad(const DecodeCtx *dc, const Ins *in, const char *what)
 {
 	err_set("%s:%u:%u: rfsim does not implement %s (in '%s')", dc->m->filename, in->line,
 	        in->col, what, op_info[in->op].name);
@@ -60,7 +60,7 @@ static int64_t sym_addr(const DecodeCtx *dc, int32_t id)
 
 /* ---- immediates: rows of 32 equal lanes, a 64-bit value in two rows ---- */
 
-static int32_t imm_row(DecodeCtx *dc, uint64_t v)
+int32_t dec_imm_row(DecodeCtx *dc, uint64_t v)
 {
 	Image *img = dc->img;
 	if (dc->immcap == 0 || (img->nimm / 2 + 1) * 2 > dc->immcap) {  /* rehash */
@@ -117,7 +117,7 @@ static uint64_t imm_bits(const Operand *o, PtxType t)
 	return v;
 }
 
-static int slots_of(PtxType t)
+int dec_slots(PtxType t)
 {
 	int s = ptxtype_size(t);
 	return s > 4 ? s / 4 : 1;
@@ -147,7 +147,7 @@ static DIns *emit(DecodeCtx *dc, const Ins *in, int32_t fi, int32_t ir)
 }
 
 /* the instruction being built (add_src may insert an internal one before it) */
-static DIns *cur(DecodeCtx *dc) { return &dc->img->code[dc->img->ncode - 1]; }
+DIns *dec_cur(DecodeCtx *dc) { return &dc->img->code[dc->img->ncode - 1]; }
 
 static int32_t scratch_slot(DecodeCtx *dc, int32_t fi, int k)
 {
@@ -161,15 +161,15 @@ static int32_t scratch_slot(DecodeCtx *dc, int32_t fi, int k)
 
 /* append source operand o (read as type t) to the instruction being built,
  * which is always the last one emitted */
-static int add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, PtxType t)
+int dec_add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, PtxType t)
 {
 	const ImgFunc *f = &dc->img->funcs[fi];
 	const Func *fn = &dc->m->funcs[f->ir_func];
 	int32_t di = dc->img->ncode - 1;
 	DIns *d = &dc->img->code[di];
 	int k = d->ns;
-	if (k >= DINS_MAXS) return bad(dc, in, "this many source operands");
-	int ts = slots_of(t);
+	if (k >= DINS_MAXS) return dec_bad(dc, in, "this many source operands");
+	int ts = dec_slots(t);
 	switch ((OpdKind)o->kind) {
 	case OPK_REG: {
 		int32_t r = o->reg;
@@ -178,19 +178,19 @@ static int add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, P
 			if (o->flags & OPDF_NEG) d->sneg |= (uint8_t)(1u << k);
 		}
 		d->s[k] = f->slot_of[r];
-		int rs = slots_of((PtxType)fn->regtype[r]);
+		int rs = dec_slots((PtxType)fn->regtype[r]);
 		d->sw[k] = (uint8_t)(rs < ts ? rs : ts);
 		break;
 	}
 	case OPK_IMM:
-		d->s[k] = imm_row(dc, imm_bits(o, t));
+		d->s[k] = dec_imm_row(dc, imm_bits(o, t));
 		d->sw[k] = (uint8_t)ts;
 		break;
 	case OPK_SYM: {
 		int sc = sym_class(dc, o->reg);
 		if (sc == SC_FRAME || sc == SC_FUNC || sc == SC_NONE)
-			return bad(dc, in, "this symbol as an arithmetic operand");
-		d->s[k] = imm_row(dc, (uint64_t)sym_addr(dc, o->reg) + (uint64_t)o->imm);
+			return dec_bad(dc, in, "this symbol as an arithmetic operand");
+		d->s[k] = dec_imm_row(dc, (uint64_t)sym_addr(dc, o->reg) + (uint64_t)o->imm);
 		d->sw[k] = (uint8_t)ts;
 		break;
 	}
@@ -212,40 +212,40 @@ static int add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, P
 		break;
 	}
 	default:
-		return bad(dc, in, "this kind of source operand");
+		return dec_bad(dc, in, "this kind of source operand");
 	}
 	d->ns++;
 	return RF_OK;
 }
 
 
-static int set_dst(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, int k)
+int dec_set_dst(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, int k)
 {
 	const ImgFunc *f = &dc->img->funcs[fi];
 	const Func *fn = &dc->m->funcs[f->ir_func];
-	DIns *d = cur(dc);
+	DIns *d = dec_cur(dc);
 	if (o->kind == OPK_SINK) {
 		d->d[k] = -1;
 		return RF_OK;
 	}
-	if (o->kind != OPK_REG) return bad(dc, in, "this kind of destination operand");
+	if (o->kind != OPK_REG) return dec_bad(dc, in, "this kind of destination operand");
 	d->d[k] = f->slot_of[o->reg];
 	PtxType rt = (PtxType)fn->regtype[o->reg];
 	if (rt == PT_PRED) {
 		if (k == 0) d->flags |= DF_PRED_DST;
 	} else {
-		d->dw[k] = (uint8_t)slots_of(rt);
+		d->dw[k] = (uint8_t)dec_slots(rt);
 	}
 	if (k >= d->nd) d->nd = (uint8_t)(k + 1);
 	return RF_OK;
 }
 
 /* [base+off] with the instruction's state space */
-static int set_addr(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o)
+int dec_set_addr(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o)
 {
 	const ImgFunc *f = &dc->img->funcs[fi];
 	const Func *fn = &dc->m->funcs[f->ir_func];
-	DIns *d = cur(dc);
+	DIns *d = dec_cur(dc);
 	int xs;
 	switch ((Space)in->space) {
 	case SP_GLOBAL: xs = XS_GLOBAL; break;
@@ -254,14 +254,14 @@ static int set_addr(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o)
 	case SP_CONST: xs = XS_CONST; break;
 	case SP_PARAM: xs = XS_KPARAM; break;
 	case SP_NONE: xs = XS_GENERIC; break;
-	default: return bad(dc, in, "this state space");
+	default: return dec_bad(dc, in, "this state space");
 	}
 	if (o->kind == OPK_SYM) {     /* bare symbol used as address (atom etc.) */
 		Operand a = *o;
 		a.kind = OPK_ADDR, a.flags |= OPDF_SYMBASE;
-		return set_addr(dc, fi, in, &a);
+		return dec_set_addr(dc, fi, in, &a);
 	}
-	if (o->kind != OPK_ADDR) return bad(dc, in, "this address operand");
+	if (o->kind != OPK_ADDR) return dec_bad(dc, in, "this address operand");
 	d->aoff = o->imm;
 	if (o->flags & OPDF_SYMBASE) {
 		int sc = sym_class(dc, o->reg);
@@ -272,12 +272,12 @@ static int set_addr(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o)
 		case SC_GLOBAL: xs = XS_GLOBAL; break;
 		case SC_CONST: xs = xs == XS_GENERIC ? XS_CONST : xs; break;
 		case SC_SHARED: xs = XS_SHARED; break;
-		default: return bad(dc, in, "an address of this symbol");
+		default: return dec_bad(dc, in, "an address of this symbol");
 		}
 		d->aoff += a;
 	} else if (o->reg >= 0) {
 		d->abase = f->slot_of[o->reg];
-		d->aw = (uint8_t)slots_of((PtxType)fn->regtype[o->reg]);
+		d->aw = (uint8_t)dec_slots((PtxType)fn->regtype[o->reg]);
 	}
 	d->space = (uint8_t)xs;
 	return RF_OK;
@@ -306,11 +306,11 @@ static PtxType src_type(const Ins *in, int i)
 static int decode_alu(DecodeCtx *dc, int32_t fi, const Ins *in)
 {
 	for (int i = 0; i < in->ns; i++)
-		if (add_src(dc, fi, in, &in->o[in->nd + i], src_type(in, i))) return RF_EINPUT;
+		if (dec_add_src(dc, fi, in, &in->o[in->nd + i], src_type(in, i))) return RF_EINPUT;
 	for (int k = 0; k < in->nd; k++)
-		if (set_dst(dc, fi, in, &in->o[k], k)) return RF_EINPUT;
-	const char *why = sim_eval_check(cur(dc));
-	return why ? bad(dc, in, why) : RF_OK;
+		if (dec_set_dst(dc, fi, in, &in->o[k], k)) return RF_EINPUT;
+	const char *why = sim_eval_check(dec_cur(dc));
+	return why ? dec_bad(dc, in, why) : RF_OK;
 }
 
 
@@ -387,39 +387,39 @@ static int decode_mov(DecodeCtx *dc, int32_t fi, const Ins *in)
 	const Func *fn = &dc->m->funcs[dc->img->funcs[fi].ir_func];
 	const Operand *dst = &in->o[0], *src = &in->o[in->nd];
 	PtxType t = (PtxType)in->type;
-	if (in->nd != 1 || in->ns != 1) return bad(dc, in, "this operand form");
+	if (in->nd != 1 || in->ns != 1) return dec_bad(dc, in, "this operand form");
 	if (dst->kind == OPK_VEC) {             /* unpack */
 		int n = dst->n, e = ptxtype_size(t) / (n ? n : 1);
-		cur(dc)->elt = (uint8_t)e;
+		dec_cur(dc)->elt = (uint8_t)e;
 		for (int i = 0; i < n; i++)
-			if (set_dst(dc, fi, in, &fn->vops[dst->reg + i], i)) return RF_EINPUT;
-		cur(dc)->nd = (uint8_t)n;
-		return add_src(dc, fi, in, src, t);
+			if (dec_set_dst(dc, fi, in, &fn->vops[dst->reg + i], i)) return RF_EINPUT;
+		dec_cur(dc)->nd = (uint8_t)n;
+		return dec_add_src(dc, fi, in, src, t);
 	}
 	if (src->kind == OPK_VEC) {             /* pack */
 		int n = src->n, e = ptxtype_size(t) / (n ? n : 1);
 		for (int i = 0; i < n; i++)
-			if (add_src(dc, fi, in, &fn->vops[src->reg + i], bits_type(e))) return RF_EINPUT;
-		cur(dc)->elt = (uint8_t)e;
-		return set_dst(dc, fi, in, dst, 0);
+			if (dec_add_src(dc, fi, in, &fn->vops[src->reg + i], bits_type(e))) return RF_EINPUT;
+		dec_cur(dc)->elt = (uint8_t)e;
+		return dec_set_dst(dc, fi, in, dst, 0);
 	}
 	if (src->kind == OPK_SREG) {
-		if (set_dst(dc, fi, in, dst, 0)) return RF_EINPUT;
-		DIns *d = cur(dc);
+		if (dec_set_dst(dc, fi, in, dst, 0)) return RF_EINPUT;
+		DIns *d = dec_cur(dc);
 		d->flags |= DF_SREG;
 		d->imm = src->reg, d->aux = src->comp;
 		return RF_OK;
 	}
 	if (src->kind == OPK_SYM && sym_class(dc, src->reg) == SC_FRAME) {
-		if (set_dst(dc, fi, in, dst, 0)) return RF_EINPUT;
-		DIns *d = cur(dc);
+		if (dec_set_dst(dc, fi, in, dst, 0)) return RF_EINPUT;
+		DIns *d = dec_cur(dc);
 		d->flags |= DF_FRAMEADDR;
 		d->imm = sym_addr(dc, src->reg) + src->imm;
 		return RF_OK;
 	}
-	if (add_src(dc, fi, in, src, t) || set_dst(dc, fi, in, dst, 0)) return RF_EINPUT;
-	DIns *d = cur(dc);
-	int ts = slots_of(t);
+	if (dec_add_src(dc, fi, in, src, t) || dec_set_dst(dc, fi, in, dst, 0)) return RF_EINPUT;
+	DIns *d = dec_cur(dc);
+	int ts = dec_slots(t);
 	if (!d->spred && !(d->flags & DF_PRED_DST) && d->d[0] >= 0 && d->dw[0] == ts &&
 	    d->sw[0] == ts && ptxtype_size(t) >= 4)
 		d->fast = ts == 1 ? FAST_MOV32 : FAST_MOV64;
@@ -438,17 +438,17 @@ static int decode_ld(DecodeCtx *dc, int32_t fi, const Ins *in)
 	const Func *fn = &dc->m->funcs[dc->img->funcs[fi].ir_func];
 	const Operand *a = find_addr(in), *dst = &in->o[0];
 	int e = ptxtype_size((PtxType)in->type);
-	if (!a || in->nd != 1) return bad(dc, in, "this operand form");
-	if (e < 1 || e > 8) return bad(dc, in, "loads of this type");
-	if (set_addr(dc, fi, in, a)) return RF_EINPUT;
-	cur(dc)->elt = (uint8_t)e;
+	if (!a || in->nd != 1) return dec_bad(dc, in, "this operand form");
+	if (e < 1 || e > 8) return dec_bad(dc, in, "loads of this type");
+	if (dec_set_addr(dc, fi, in, a)) return RF_EINPUT;
+	dec_cur(dc)->elt = (uint8_t)e;
 	if (dst->kind == OPK_VEC) {
 		for (int i = 0; i < dst->n && i < DINS_MAXD; i++)
-			if (set_dst(dc, fi, in, &fn->vops[dst->reg + i], i)) return RF_EINPUT;
-		cur(dc)->nd = dst->n;
+			if (dec_set_dst(dc, fi, in, &fn->vops[dst->reg + i], i)) return RF_EINPUT;
+		dec_cur(dc)->nd = dst->n;
 		return RF_OK;
 	}
-	return set_dst(dc, fi, in, dst, 0);
+	return dec_set_dst(dc, fi, in, dst, 0);
 }
 
 static int decode_st(DecodeCtx *dc, int32_t fi, const Ins *in)
@@ -457,17 +457,17 @@ static int decode_st(DecodeCtx *dc, int32_t fi, const Ins *in)
 	const Operand *a = find_addr(in);
 	PtxType t = (PtxType)in->type;
 	int e = ptxtype_size(t);
-	if (!a) return bad(dc, in, "this operand form");
-	if (e < 1 || e > 8) return bad(dc, in, "stores of this type");
-	if (set_addr(dc, fi, in, a)) return RF_EINPUT;
-	cur(dc)->elt = (uint8_t)e;
+	if (!a) return dec_bad(dc, in, "this operand form");
+	if (e < 1 || e > 8) return dec_bad(dc, in, "stores of this type");
+	if (dec_set_addr(dc, fi, in, a)) return RF_EINPUT;
+	dec_cur(dc)->elt = (uint8_t)e;
 	for (int i = 0; i < in->nd + in->ns; i++) {
 		const Operand *o = &in->o[i];
 		if (o == a) continue;
 		if (o->kind == OPK_VEC) {
 			for (int k = 0; k < o->n; k++)
-				if (add_src(dc, fi, in, &fn->vops[o->reg + k], t)) return RF_EINPUT;
-		} else if (add_src(dc, fi, in, o, t)) {
+				if (dec_add_src(dc, fi, in, &fn->vops[o->reg + k], t)) return RF_EINPUT;
+		} else if (dec_add_src(dc, fi, in, o, t)) {
 			return RF_EINPUT;
 		}
 	}
@@ -480,29 +480,29 @@ static int decode_atom(DecodeCtx *dc, int32_t fi, const Ins *in)
 	PtxType t = (PtxType)in->type;
 	int e = ptxtype_size(t);
 	if (!a) a = in->op == OP_RED ? &in->o[0] : &in->o[1];
-	if (e < 2 || e > 8 || in->vec) return bad(dc, in, "atomics of this type");
-	if (set_addr(dc, fi, in, a)) return RF_EINPUT;
-	cur(dc)->elt = (uint8_t)e;
+	if (e < 2 || e > 8 || in->vec) return dec_bad(dc, in, "atomics of this type");
+	if (dec_set_addr(dc, fi, in, a)) return RF_EINPUT;
+	dec_cur(dc)->elt = (uint8_t)e;
 	for (int i = 0; i < in->nd + in->ns; i++) {
 		const Operand *o = &in->o[i];
 		if (o == a) continue;
 		if (i < in->nd) {
-			if (set_dst(dc, fi, in, o, 0)) return RF_EINPUT;
-		} else if (add_src(dc, fi, in, o, t)) {
+			if (dec_set_dst(dc, fi, in, o, 0)) return RF_EINPUT;
+		} else if (dec_add_src(dc, fi, in, o, t)) {
 			return RF_EINPUT;
 		}
 	}
 	const char *why = sim_atom_check((AtomOp)in->aop, t);
-	return why ? bad(dc, in, why) : RF_OK;
+	return why ? dec_bad(dc, in, why) : RF_OK;
 }
 
 /* destinations then sources, sources read as t (predicates as predicates) */
 static int decode_plain(DecodeCtx *dc, int32_t fi, const Ins *in, PtxType t)
 {
 	for (int i = 0; i < in->ns; i++)
-		if (add_src(dc, fi, in, &in->o[in->nd + i], t)) return RF_EINPUT;
+		if (dec_add_src(dc, fi, in, &in->o[in->nd + i], t)) return RF_EINPUT;
 	for (int k = 0; k < in->nd; k++)
-		if (set_dst(dc, fi, in, &in->o[k], k)) return RF_EINPUT;
+		if (dec_set_dst(dc, fi, in, &in->o[k], k)) return RF_EINPUT;
 	return RF_OK;
 }
 
@@ -515,7 +515,7 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 	int callee = -1, nvec = 0;
 	const Operand *vecs[2] = {0, 0};
 	int callee_at = -1;
-	if (in->guard >= 0) return bad(dc, in, "predicated calls");
+	if (in->guard >= 0) return dec_bad(dc, in, "predicated calls");
 	for (int i = 0; i < in->nd + in->ns; i++) {
 		const Operand *o = &in->o[i];
 		if (o->kind == OPK_SYM && m->syms[o->reg].kind == SYM_FUNC && callee < 0) {
@@ -524,10 +524,10 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 		} else if (o->kind == OPK_VEC && nvec < 2) {
 			vecs[nvec++] = o;
 		} else if (o->kind == OPK_REG) {
-			return bad(dc, in, "indirect calls through a register");
+			return dec_bad(dc, in, "indirect calls through a register");
 		}
 	}
-	if (callee < 0) return bad(dc, in, "this call form");
+	if (callee < 0) return dec_bad(dc, in, "this call form");
 	const Operand *rets = NULL, *args = NULL;
 	for (int k = 0; k < nvec; k++) {
 		if (vecs[k] < &in->o[callee_at]) rets = vecs[k];
@@ -558,7 +558,7 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 		for (int i = 0; i < n; i++) {
 			const Operand *o = &fn->vops[list->reg + i];
 			if (o->kind != OPK_SYM || sym_class(dc, o->reg) != SC_FRAME)
-				return bad(dc, in, "call arguments that are not .param variables");
+				return dec_bad(dc, in, "call arguments that are not .param variables");
 			int32_t formal = pass ? cf->rets[i] : cf->params[i];
 			int64_t sz = sym_size(&m->syms[o->reg]), fs = sym_size(&m->syms[formal]);
 			if (fs < sz) sz = fs;
@@ -574,10 +574,10 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 			}
 		}
 	}
-	cur(dc)->aux = img->ncall++;
+	dec_cur(dc)->aux = img->ncall++;
 	if (builtin) {
-		cur(dc)->flags |= DF_BUILTIN;
-		cur(dc)->imm = builtin;
+		dec_cur(dc)->flags |= DF_BUILTIN;
+		dec_cur(dc)->imm = builtin;
 	}
 	return RF_OK;
 }
@@ -601,7 +601,7 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_FNS: case OP_PRMT: case OP_SET:
 	case OP_SELP: case OP_SLCT: case OP_CVT: case OP_SETP:
 		if (decode_alu(dc, fi, in)) return RF_EINPUT;
-		pick_fast(cur(dc));
+		pick_fast(dec_cur(dc));
 		return RF_OK;
 	case OP_MOV: return decode_mov(dc, fi, in);
 	case OP_CVTA: return decode_plain(dc, fi, in, (PtxType)in->type);
@@ -612,11 +612,11 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK:
 		return decode_plain(dc, fi, in, (PtxType)(in->type ? in->type : PT_B32));
 	case OP_BAR: case OP_BARRIER:
-		if (in->mode == MODE_RED && in->aop == AOP_NONE) return bad(dc, in, "this bar.red");
+		if (in->mode == MODE_RED && in->aop == AOP_NONE) return dec_bad(dc, in, "this bar.red");
 		return decode_plain(dc, fi, in, PT_U32);
 	case OP_BRA:
 		if (in->ns + in->nd < 1 || in->o[in->nd + in->ns - 1].kind != OPK_LABEL)
-			return bad(dc, in, "branches without a label target");
+			return dec_bad(dc, in, "branches without a label target");
 		d->target = in->o[in->nd + in->ns - 1].reg;    /* label id, resolved later */
 		return RF_OK;
 	case OP_CALL: return decode_call(dc, fi, in);
@@ -628,6 +628,14 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 		return RF_OK;
 	case OP_RF_ACQUIRE: case OP_RF_RELEASE:
 		return RF_OK;
+	case OP_CP_ASYNC: return decode_cp_async(dc, fi, in);
+	case OP_CP_WAIT:                    /* the group count, kept in imm */
+		d->imm = in->o[0].imm;
+		return RF_OK;
+	case OP_CP_COMMIT: case OP_CP_WAITALL:
+		return RF_OK;
+	case OP_WMMA_LOAD: case OP_WMMA_STORE: return decode_wmma_mem(dc, fi, in);
+	case OP_WMMA_MMA: return decode_wmma_mma(dc, fi, in);
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
 		break;
 	}

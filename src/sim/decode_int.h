@@ -16,7 +16,7 @@ typedef struct DecodeCtx {
 	Image *img;
 	int64_t *addr;           /* per Sym: address in its space (see sym_class) */
 	int32_t *img_of_func;    /* Module.funcs index -> Image.funcs index, -1 */
-	int32_t capcode, capimm, capcall;
+	int32_t capcode, capimm, capcall, capmma;
 	uint64_t *immkey;        /* hash of immediate values -> row */
 	int32_t *immval;
 	int32_t immcap;
@@ -25,6 +25,20 @@ typedef struct DecodeCtx {
 } DecodeCtx;
 
 int sym_class(const DecodeCtx *dc, int32_t sym);
+
+/* decode_ins.c's building blocks (the instruction being built is the last emitted) */
+int dec_bad(const DecodeCtx *dc, const Ins *in, const char *what);   /* RF_EINPUT */
+int32_t dec_imm_row(DecodeCtx *dc, uint64_t v);                       /* a source < 0 */
+int dec_slots(PtxType t);                                             /* 32-bit slots */
+DIns *dec_cur(DecodeCtx *dc);
+int dec_add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, PtxType t);
+int dec_set_dst(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, int k);
+int dec_set_addr(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o);
+
+/* decode_tc.c */
+int decode_cp_async(DecodeCtx *dc, int32_t fi, const Ins *in);
+int decode_wmma_mem(DecodeCtx *dc, int32_t fi, const Ins *in);
+int decode_wmma_mma(DecodeCtx *dc, int32_t fi, const Ins *in);
 int decode_func(DecodeCtx *dc, int32_t fi);
 int decode_finish(DecodeCtx *dc);
 void decode_ctx_free(DecodeCtx *dc);

@@ -30,6 +30,8 @@ typedef struct Event {       /* a writeback (or branch resolution) due at t */
 	int32_t next;            /* wheel: next event of the bucket */
 	uint8_t long_lat;        /* written by a long-latency load */
 	uint8_t branch;          /* resolves a branch: unpark the warp */
+	uint8_t cpa;             /* completes a cp.async of group cpa_group (async.c) */
+	uint32_t cpa_group;
 } Event;
 
 typedef struct EventQ {

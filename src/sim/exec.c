@@ -548,6 +548,17 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	case OP_ATOM: case OP_RED:
 		if (gm && exec_atom(c, w, d, gm)) return EX_FAULT;
 		break;
+	case OP_CP_ASYNC:
+		if (gm && exec_cp_async(c, w, d, gm)) return EX_FAULT;
+		break;
+	case OP_WMMA_LOAD:
+		if (gm && exec_wmma_load(c, w, d, gm)) return EX_FAULT;
+		break;
+	case OP_WMMA_STORE:
+		if (gm && exec_wmma_store(c, w, d, gm)) return EX_FAULT;
+		break;
+	case OP_WMMA_MMA: if (gm) exec_wmma_mma(w, img, d, gm); break;
+	case OP_CP_COMMIT: case OP_CP_WAIT: case OP_CP_WAITALL:   /* copied at issue: no wait */
 	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END:
 	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
@@ -604,7 +615,7 @@ int exec_step(Cta *c, Warp *w)
 				uint32_t p = pred(w, d->guard);
 				tr->exec &= d->guard_neg ? ~p : p;
 			}
-			tr->mem_lanes = 0;
+			tr->mem_lanes = tr->cp_src = 0;
 		}
 		int internal = (d->flags & DF_INTERNAL) != 0;
 		if (!internal && rf_pseudo(d)) {

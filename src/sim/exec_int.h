@@ -87,6 +87,17 @@ static inline void store_le(uint8_t *p, int n, uint64_t v)
 	}
 }
 
+/* a memory instruction's address [abase + aoff] in lane l */
+static inline uint64_t exec_addr_of(const Warp *w, const Image *img, const DIns *d, uint32_t l)
+{
+	uint64_t a = (uint64_t)d->aoff;
+	if (d->abase >= 0) {
+		const uint32_t *p = srcp(w, img, d->abase);
+		a += d->aw > 1 ? rd64(p, l) : p[l];
+	}
+	return a;
+}
+
 /* exec_mem.c */
 void exec_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int kind,
                 const char *what);
@@ -100,6 +111,16 @@ int exec_builtin(Cta *c, Warp *w, const DIns *d, uint32_t act);
 /* host pointer of n bytes at a generic/typed address, NULL after a fault (exec_mem.c) */
 uint8_t *exec_addr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a, uint32_t n,
                    int store);
+/* the same for a span of n bytes aligned to `align`, recorded in the step trace as lane
+ * l's access when `trace` */
+uint8_t *exec_span(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a,
+                   uint32_t n, uint32_t align, int store, int trace);
+
+/* exec_mma.c: cp.async and wmma */
+int exec_cp_async(Cta *c, Warp *w, const DIns *d, uint32_t act);
+int exec_wmma_load(Cta *c, Warp *w, const DIns *d, uint32_t act);
+int exec_wmma_store(Cta *c, Warp *w, const DIns *d, uint32_t act);
+void exec_wmma_mma(Warp *w, const Image *img, const DIns *d, uint32_t act);
 
 /* simt.c */
 void simt_push(Warp *w, SimtEntry e);

@@ -62,11 +62,10 @@ static const char *space_word(int xs)
 }
 
 static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int xs,
-                      uint64_t a, uint32_t n, const char *why)
+                      uint64_t a, uint32_t n, int store, const char *why)
 {
 	char msg[512];
-	const char *acc = d->op == OP_ST || d->op == OP_RED ? "store" :
-	                  (d->op == OP_ATOM ? "atomic" : "load");
+	const char *acc = d->op == OP_ATOM ? "atomic" : store ? "store" : "load";
 	snprintf(msg, sizeof msg, "%s %s %s of %u bytes at address 0x%llx", why,
 	         space_word(xs), acc, n, (unsigned long long)a);
 	exec_fault(c, w, l, d, why[0] == 'm' ? FAULT_MISALIGNED : FAULT_ADDRESS, msg);
@@ -95,6 +94,12 @@ static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, in
 uint8_t *exec_addr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a,
                       uint32_t n, int store)
 {
+	return exec_span(c, w, l, d, xs, a, n, n, store, 1);
+}
+
+uint8_t *exec_span(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a,
+                   uint32_t n, uint32_t align, int store, int trace)
+{
 	const Launch *L = c->L;
 	if (xs == XS_GENERIC) {
 		if (a - GPU_SHARED_WIN < GPU_WIN_SIZE) xs = XS_SHARED, a -= GPU_SHARED_WIN;
@@ -105,12 +110,12 @@ uint8_t *exec_addr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t 
 	}
 	/* after resolving a generic address (the windows are aligned), so the
 	   report names the space and, for global memory only, an allocation */
-	if (n > 1 && (a & (n - 1))) {
-		mem_fault(c, w, l, d, xs, a, n, "misaligned");
+	if (align > 1 && (a & (align - 1))) {
+		mem_fault(c, w, l, d, xs, a, n, store, "misaligned");
 		return NULL;
 	}
 	StepTrace *tr = w->trace;
-	if (tr) {
+	if (tr && trace) {
 		tr->space[l] = (uint8_t)xs;
 		tr->addr[l] = xs == XS_FRAME ? a + w->lbase : a;
 		tr->nbytes = n;
@@ -119,7 +124,7 @@ uint8_t *exec_addr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t 
 	switch (xs) {
 	case XS_GLOBAL: {
 		uint8_t *p = gmem_ptr(L->gm, a, n, &w->mem_hint);
-		if (!p) mem_fault(c, w, l, d, xs, a, n, "out-of-bounds");
+		if (!p) mem_fault(c, w, l, d, xs, a, n, store, "out-of-bounds");
 		return p;
 	}
 	case XS_SHARED:
@@ -134,41 +139,31 @@ uint8_t *exec_addr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t 
 		break;
 	case XS_CONST:
 		if (store) {
-			mem_fault(c, w, l, d, xs, a, n, "read-only");
+			mem_fault(c, w, l, d, xs, a, n, store, "read-only");
 			return NULL;
 		}
 		if (a < L->cbank_bytes && n <= L->cbank_bytes - a) return L->cbank + a;
 		break;
 	case XS_KPARAM:
 		if (store) {
-			mem_fault(c, w, l, d, xs, a, n, "read-only");
+			mem_fault(c, w, l, d, xs, a, n, store, "read-only");
 			return NULL;
 		}
 		if (a < L->param_bytes && n <= L->param_bytes - a) return (uint8_t *)L->params + a;
 		break;
 	}
-	mem_fault(c, w, l, d, xs, a, n, "out-of-bounds");
+	mem_fault(c, w, l, d, xs, a, n, store, "out-of-bounds");
 	return NULL;
 }
 
 /* ---- memory instructions -------------------------------------------------- */
-
-static inline uint64_t addr_of(const Warp *w, const Image *img, const DIns *d, uint32_t l)
-{
-	uint64_t a = (uint64_t)d->aoff;
-	if (d->abase >= 0) {
-		const uint32_t *p = srcp(w, img, d->abase);
-		a += d->aw > 1 ? rd64(p, l) : p[l];
-	}
-	return a;
-}
 
 int exec_ld(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const Image *img = c->L->img;
 	int n = d->nd, e = d->elt, sgn = (d->flags & DF_SIGNED) != 0;
 	LANES(act, l) {
-		uint64_t a = addr_of(w, img, d, l);
+		uint64_t a = exec_addr_of(w, img, d, l);
 		const uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)(e * n), 0);
 		if (!p) return EX_FAULT;
 		for (int i = 0; i < n; i++) {
@@ -186,7 +181,7 @@ int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	int n = d->ns, e = d->elt;
 	w->nwrites++;
 	LANES(act, l) {
-		uint64_t a = addr_of(w, img, d, l);
+		uint64_t a = exec_addr_of(w, img, d, l);
 		uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)(e * n), 1);
 		if (!p) return EX_FAULT;
 		for (int i = 0; i < n; i++)
@@ -200,7 +195,7 @@ int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	const Image *img = c->L->img;
 	int e = d->elt;
 	LANES(act, l) {
-		uint64_t a = addr_of(w, img, d, l);
+		uint64_t a = exec_addr_of(w, img, d, l);
 		uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)e, 1);
 		if (!p) return EX_FAULT;
 		uint64_t b = rdw(srcp(w, img, d->s[0]), l, d->sw[0]);

@@ -1,7 +1,7 @@
 /*
  * pipe.c -- execution units, and the load/store unit's way into memory.
  *
- * Each unit class (SP, SFU, DP, branch: pipe.*.count/lat/ii) has `count`
+ * Each unit class (SP, SFU, DP, branch, tensor: pipe.*.count/lat/ii) has `count`
  * identical pipelined units; an instruction dispatched to a unit occupies
  * it for `ii` cycles (a 16-lane SP takes a warp in 2) and writes back
  * `lat` cycles after dispatch.  A branch that split its warp costs
@@ -18,6 +18,11 @@
  * atomics are shared accesses.  Stores and reductions do not hold the
  * warp: they complete when their last request has left.
  *
+ * A cp.async is a read of its global lines (through L1 for .ca, L2 only
+ * for .cg, whatever l1.cache_global says) after the wavefronts of its
+ * shared write; its "writeback" (no registers) is the completion async.c
+ * counts.  wmma.mma runs on the tensor unit (pipe.tc.*).
+ *
  * A load's writeback waits for all its lines: a Tracker counts the
  * answers still to come (sm_mem_done), with a guard count while the
  * requests are being sent so an answer known at once cannot finish it
@@ -33,9 +38,11 @@ void pipe_init(Sm *s)
 {
 	const Config *c = s->cfg;
 	int64_t cnt[NTU] = {c->pipe_sp_count, c->pipe_sfu_count, c->pipe_dp_count,
-	                    c->pipe_ldst_count, c->pipe_br_count};
-	int64_t lat[NTU] = {c->pipe_sp_lat, c->pipe_sfu_lat, c->pipe_dp_lat, 1, c->pipe_br_lat};
-	int64_t ii[NTU] = {c->pipe_sp_ii, c->pipe_sfu_ii, c->pipe_dp_ii, 1, c->pipe_br_ii};
+	                    c->pipe_ldst_count, c->pipe_br_count, c->pipe_tc_count};
+	int64_t lat[NTU] = {c->pipe_sp_lat, c->pipe_sfu_lat, c->pipe_dp_lat, 1, c->pipe_br_lat,
+	                    c->pipe_tc_lat};
+	int64_t ii[NTU] = {c->pipe_sp_ii, c->pipe_sfu_ii, c->pipe_dp_ii, 1, c->pipe_br_ii,
+	                   c->pipe_tc_ii};
 	for (int k = 0; k < NTU; k++) {
 		s->nunit[k] = (int32_t)cnt[k];
 		s->lat[k] = lat[k];
@@ -72,8 +79,11 @@ void pipe_init(Sm *s)
 void pipe_memop(Sm *s, TWarp *w, CU *u, const TIns *ti)
 {
 	s->coal.warp_gid = (uint64_t)s->id * (uint64_t)s->nwarps + (uint64_t)(w - s->w);
-	memop_build(u->mop, &s->trace, &s->coal, (ti->flags & TF_STORE) != 0,
-	            (ti->flags & TF_LOAD) != 0, (ti->flags & TF_ATOMIC) != 0);
+	if (ti->cpa == CPA_COPY || ti->cpa == CPA_COPY_L2)
+		memop_build_cp(u->mop, &s->trace, &s->coal, ti->cpa == CPA_COPY ? MOC_L1 : MOC_L2);
+	else
+		memop_build(u->mop, &s->trace, &s->coal, (ti->flags & TF_STORE) != 0,
+		            (ti->flags & TF_LOAD) != 0, (ti->flags & TF_ATOMIC) != 0);
 }
 
 /* a free unit of class k, or NULL (s->usoon[k] says when one will be) */
@@ -113,6 +123,13 @@ static int32_t new_tracker(Sm *s, const Event *ev)
 	return id;
 }
 
+/* does line i of op go through L1? */
+static int l1_cached(const Sm *s, const MemOp *op, int i)
+{
+	if (op->lmask >> i & 1) return 1;        /* local memory */
+	return op->cache == MOC_DEFAULT ? (int)s->cfg->l1_cache_global : op->cache == MOC_L1;
+}
+
 /* can the caches take this access now?  1, or 0 with *retry: when to ask again */
 static int mem_ready(Sm *s, const MemOp *op, int64_t *retry)
 {
@@ -121,7 +138,7 @@ static int mem_ready(Sm *s, const MemOp *op, int64_t *retry)
 		return 0;
 	}
 	if (op->store || op->atomic || !op->nline) return 1;     /* reads need MSHRs */
-	if (s->cfg->l1_cache_global || op->lmask) {
+	if (l1_cached(s, op, 0) || op->lmask) {
 		if (s->now < s->l1.retry) {              /* known to refuse: spare the lookups */
 			*retry = s->l1.retry;
 			return 0;
@@ -129,7 +146,7 @@ static int mem_ready(Sm *s, const MemOp *op, int64_t *retry)
 		uint64_t la[MEMOP_MAXLINES];
 		int n = 0;
 		for (int i = 0; i < op->nline; i++)
-			if (s->cfg->l1_cache_global || op->lmask >> i & 1) la[n++] = op->line[i];
+			if (l1_cached(s, op, i)) la[n++] = op->line[i];
 		if (!smc_can_read(&s->l1, la, n, s->now)) {
 			*retry = s->l1.retry;
 			return 0;
@@ -142,7 +159,7 @@ static int mem_ready(Sm *s, const MemOp *op, int64_t *retry)
 static int64_t send_line(Sm *s, const MemOp *op, int i, int64_t t, int32_t id)
 {
 	uint64_t la = op->line[i];
-	int cached = s->cfg->l1_cache_global || (op->lmask >> i & 1);
+	int cached = l1_cached(s, op, i);
 	if (op->atomic) {
 		memsys_read(s->tg->ms, s->id, MW_DIRECT, id, la, t, 1);
 		return MEM_PENDING;

@@ -15,7 +15,8 @@
  *             robin inside (sched.inner).  A warp leaves the active set
  *             when its next instruction needs the result of a pending
  *             long-latency load (global or local memory), when it waits
- *             at a barrier, and when it exits; the set is refilled from
+ *             for cp.async copies (wait_group, wait_all: async.c), when it
+ *             waits at a barrier, and when it exits; the set is refilled from
  *             the pending warps that could issue, longest-pending first
  *             (Gebhart's round-robin replacement).  The paper marks the
  *             consumers of long-latency results at compile time and
@@ -222,6 +223,7 @@ static void issue(Sm *s, Sched *sc, TWarp *w, const TIns *ti, int cu)
 	} else if (cu >= 0) {
 		prepare_cu(s, w, ti, cu, pc, rbase, pbase, fw->nstk > nstk);
 	}
+	if (ti && ti->cpa) cpa_issue(s, w, ti, cu >= 0 ? &s->cu[cu] : NULL);
 	if (ti && s->rf->issue) s->rf->issue(s->rfm, s->now, (int)(w - s->w), ti);
 	after_exec(s, sc, w, r, ti);
 }
@@ -242,6 +244,11 @@ static int try_issue(Sm *s, Sched *sc, int li)
 	    w->susp_pc != w->npc) {
 		w->susp_pc = w->npc;                    /* Gebhart 3.2: suspend before it, once */
 		deactivate(s, sc, w);
+		return 0;
+	}
+	if (ti->cpa >= CPA_WAIT && !cpa_ready(w, ti)) {     /* its cp.async groups (async.c) */
+		sm_park(s, w, WAIT_ASYNC);
+		if (s->policy == P_TWOLEVEL) deactivate(s, sc, w);
 		return 0;
 	}
 	int mem = 0;
@@ -325,7 +332,7 @@ static uint8_t reason(const Sched *sc)
 	if (sc->refused & (REF_RF | REF_CU))
 		return sc->refused & (REF_CU | REF_MEM) ? ST_RF : ST_RFMODEL;
 	if (sc->refused & REF_MEM) return ST_MEMPIPE;
-	if (sc->nwait[WAIT_MEM]) return ST_MEM;
+	if (sc->nwait[WAIT_MEM] || sc->nwait[WAIT_ASYNC]) return ST_MEM;
 	if (sc->nwait[WAIT_SB]) return ST_SB;
 	if (sc->nwait[WAIT_BAR]) return ST_BAR;
 	return ST_OTHER;

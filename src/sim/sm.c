@@ -95,6 +95,7 @@ static void writeback(Sm *s)
 		TWarp *w = &s->w[e.warp];
 		sb_clear(s, w, &e);
 		w->inflight--;
+		if (e.cpa) cpa_done(s, w, e.cpa_group);
 		if (((w->wait == WAIT_SB || w->wait == WAIT_MEM) &&
 		     (w->wait_bit < 0 || !sb_pending(w, w->wait_bit))) ||
 		    (e.branch && w->wait == WAIT_BR))
@@ -287,6 +288,7 @@ void sm_launch_cta(Sm *s, int32_t slot, uint64_t id, int64_t t)
 		w->ll_pc = -1;                  /* no livelock snapshot until the next check */
 		w->ll_repeat = 0, w->ll_tries = 0;
 		sb_reset(s, w);
+		cpa_reset(w);
 		set_wait(s, w, WAIT_NONE);
 		s->resident++;
 		sched_warp_added(s, w);
@@ -371,6 +373,10 @@ static const char *why(const Sm *s, const TWarp *w, char *buf, size_t n)
 	case WAIT_SB: return "a register being written (arithmetic, or a shared, constant or "
 	                     "parameter load)";
 	case WAIT_MEM: return "a register a global or local load will write";
+	case WAIT_ASYNC:
+		snprintf(buf, n, "its cp.async copies (groups %u..%u in flight)", w->cpa_oldest,
+		         w->cpa_open);
+		return buf;
 	case WAIT_BR: return "its branch to resolve";
 	case WAIT_BAR: {
 		const Barrier *b = &c->bars[w->fw->bar_id];

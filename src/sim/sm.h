@@ -33,11 +33,13 @@
 #define SM_NEVER INT64_MAX
 #define SCHED_MAXW 64        /* warps per scheduler (bits of a mask) */
 #define CU_MAX 64            /* collector units per SM */
+#define CPA_RING 8           /* cp.async groups counted apart per warp (async.c) */
 
 enum {                       /* why a warp slot is parked (TWarp.wait) */
 	WAIT_NONE,               /* ready: in its scheduler's ready mask */
 	WAIT_SB,                 /* next instruction needs a pending register (ALU result) */
 	WAIT_MEM,                /* ... a pending register a load will write */
+	WAIT_ASYNC,              /* at cp.async.wait_group/wait_all: its copies (async.c) */
 	WAIT_BR,                 /* a branch of it is in flight */
 	WAIT_BAR,                /* at a barrier */
 	WAIT_DONE,               /* exited; draining its last instructions */
@@ -78,6 +80,9 @@ typedef struct TWarp {
 	uint8_t active;          /* in the scheduler's active set */
 	int32_t susp_pc;         /* two-level, sched.suspend=marked: suspended before this pc */
 	uint64_t age;            /* launch order (GTO's "oldest") */
+	uint32_t cpa_open;       /* cp.async groups committed: the id of the open group */
+	uint32_t cpa_oldest;     /* oldest group that may have copies in flight */
+	uint16_t cpa_cnt[CPA_RING];   /* copies in flight per group id mod CPA_RING */
 	int32_t ll_pc;           /* livelock.c: pc of the state snapshot, -1 = none */
 	uint8_t ll_repeat;       /* ... the warp came back to that state */
 	uint8_t ll_tries;        /* ... returns to ll_pc compared with it (LL_TRIES at most) */
@@ -256,6 +261,12 @@ int sb_long_pending(const Sm *s, const TWarp *w, const TIns *ti);
 void sb_set(Sm *s, TWarp *w, const TIns *ti, int32_t rbase, int32_t pbase, int long_lat);
 void sb_clear(Sm *s, TWarp *w, const Event *e);
 void sb_reset(Sm *s, TWarp *w);
+
+/* async.c: cp.async groups */
+void cpa_reset(TWarp *w);
+int cpa_ready(const TWarp *w, const TIns *ti);       /* may this wait issue now? */
+void cpa_issue(Sm *s, TWarp *w, const TIns *ti, CU *u);   /* after exec; u: a copy's unit */
+void cpa_done(Sm *s, TWarp *w, uint32_t group);      /* a copy of `group` completed */
 
 /* collector.c */
 int cu_alloc(Sm *s, int mem);                      /* a free unit, -1 if none */

@@ -26,7 +26,7 @@
 #include "sim/gpu.h"
 
 enum {                       /* execution units (TIns.unit) */
-	TU_SP, TU_SFU, TU_DP, TU_LDST, TU_BR, NTU,
+	TU_SP, TU_SFU, TU_DP, TU_LDST, TU_BR, TU_TC, NTU,
 	TU_NONE = NTU            /* issue-only: completes at issue (bar, exit, membar) */
 };
 
@@ -58,6 +58,15 @@ enum {                       /* TIns.pseudo: compiler pseudo-ops for the registe
 	TP_RELEASE,              /* rfsim.release */
 };
 
+enum {                       /* TIns.cpa */
+	CPA_NONE,
+	CPA_COPY,                /* cp.async: a global read and a shared write, not waited for */
+	CPA_COPY_L2,             /* cp.async.cg: the same, the read bypassing L1 */
+	CPA_COMMIT,              /* cp.async.commit_group */
+	CPA_WAIT,                /* cp.async.wait_group TIns.arg: may wait for copies */
+	CPA_WAITALL,             /* cp.async.wait_all */
+};
+
 /* registers in TIns lists: >= 0 a register slot, < 0 predicate -(v+1),
  * both relative to the warp's current frame (Warp.rbase / Warp.pbase) */
 typedef struct TIns {
@@ -68,9 +77,10 @@ typedef struct TIns {
 	uint8_t nwr;             /* writes: register slots first, then predicates */
 	uint8_t nwr_reg;         /* of which register slots */
 	uint8_t pseudo;          /* TP_*: a compiler pseudo-op for the register-file model */
-	uint8_t pad_;
+	uint8_t cpa;             /* CPA_*: cp.async and its group instructions */
 	uint32_t regs;           /* offset of reads then writes in TProg.regs */
-	int32_t arg;             /* pseudo-op operand (DIns.imm): PREFETCH's register set */
+	int32_t arg;             /* pseudo-op operand (DIns.imm): PREFETCH's register set;
+	                            cp.async.wait_group's N */
 } TIns;
 
 typedef struct TProg {       /* the timing view of one Image */

@@ -10,11 +10,13 @@
  *          decode leaves to the timing model.  bra/call/ret use the branch
  *          unit; exit, trap, bar, membar, fence, prefetch, nanosleep and
  *          the implicit ret decode adds at a function's end complete at
- *          issue (TU_NONE), as do the compiler's register-file pseudo-ops
+ *          issue (TU_NONE), as do cp.async.commit_group/wait_group/wait_all
+ *          (TIns.cpa: the scheduler holds a wait, async.c) and the
+ *          compiler's register-file pseudo-ops
  *          (rfsim.prefetch, .acquire, .release: TIns.pseudo), which reach
  *          the register-file model through its issue hook.
- *   regs   reads: each register source, the address base, predicate
- *          sources and the guard; writes: each destination.  A 64-bit
+ *   regs   reads: each register source, the address base, wmma's source
+ *          fragments (Image.mma), predicate sources and the guard; writes: each destination.  A 64-bit
  *          operand is two slots, a 128-bit one four (the main register
  *          file is 32 bits wide per lane, so each slot is one warp-wide
  *          register access).  Duplicates are removed: an instruction
@@ -44,6 +46,7 @@ static uint8_t unit_of(const DIns *d, uint8_t *flags)
 	case UNIT_ALU: return is_f64(d) ? TU_DP : TU_SP;
 	case UNIT_SFU: return is_f64(d) ? TU_DP : TU_SFU;
 	case UNIT_DP: return TU_DP;
+	case UNIT_TENSOR: return TU_TC;
 	case UNIT_LDST:
 		if (d->op == OP_PREFETCH) return TU_NONE;
 		*flags |= TF_MEM;
@@ -97,9 +100,14 @@ static int order(RegList *l)
 	return nreg;
 }
 
-static void regs_of(const DIns *d, RegList *rd, RegList *wr)
+static void regs_of(const Image *img, const DIns *d, RegList *rd, RegList *wr)
 {
 	rd->n = wr->n = 0;
+	if (d->op == OP_WMMA_STORE || d->op == OP_WMMA_MMA) {   /* fragments: decode.h */
+		const MmaRegs *m = &img->mma[d->imm];
+		for (int k = 0; k < 3; k++)
+			for (int i = 0; i < m->n[k]; i++) add_slots(rd, m->r[k][i], m->w[k]);
+	}
 	for (int i = 0; i < d->ns; i++) {
 		if (d->spred >> i & 1) add(rd, -(d->s[i] + 1));
 		else if (d->s[i] >= 0) add_slots(rd, d->s[i], d->sw[i]);
@@ -130,7 +138,11 @@ void tprog_build(TProg *tp, const Image *img)
 		          : d->op == OP_RF_RELEASE ? TP_RELEASE : TP_NONE;
 		t->arg = (int32_t)d->imm;
 		RegList rd, wr;
-		regs_of(d, &rd, &wr);
+		regs_of(img, d, &rd, &wr);
+		t->cpa = d->op == OP_CP_ASYNC ? (d->mods & MOD_CG ? CPA_COPY_L2 : CPA_COPY)
+		       : d->op == OP_CP_COMMIT ? CPA_COMMIT : d->op == OP_CP_WAIT ? CPA_WAIT
+		       : d->op == OP_CP_WAITALL ? CPA_WAITALL : CPA_NONE;
+		if (t->cpa == CPA_WAIT) t->arg = (int32_t)d->imm;
 		if (t->flags & TF_NOREGS) rd.n = wr.n = 0;
 		t->nrd_reg = (uint8_t)order(&rd);
 		t->nwr_reg = (uint8_t)order(&wr);

@@ -43,8 +43,10 @@
  *            point is an instruction that reads a register a long-latency
  *            load (TF_LONGLAT) may have written with no read of it since
  *            (a forward "may be pending" dataflow: the first reader waits,
- *            later ones find the value there); the two-level scheduler
- *            suspends the warp there, before the instruction's own reads.
+ *            later ones find the value there), and every cp.async.wait_group
+ *            and wait_all (they may wait for copies from global memory); the
+ *            two-level scheduler suspends the warp there, before the
+ *            instruction's own reads.
  *            A read that the instruction overwrites (or the value's last
  *            read) is NRBL; so is a write whose value is never read.
  *   llstall  per pc, those stall points: the instructions Gebhart 3.2's
@@ -258,7 +260,7 @@ static void stall_points(const Fn *f, uint8_t *lls, uint64_t *pin, uint64_t *tmp
 	for (int32_t pc = f->lo; pc < f->hi; pc++) {
 		const TIns *t = &f->tp->ins[pc];
 		const int32_t *rg = f->tp->regs + t->regs;
-		lls[pc] = 0;
+		lls[pc] = t->cpa == CPA_WAIT || t->cpa == CPA_WAITALL;   /* waits for cp.async */
 		for (int k = 0; k < t->nrd_reg; k++) lls[pc] |= (uint8_t)has_bit(pin + (size_t)pc * W, rg[k]);
 	}
 }

@@ -48,9 +48,12 @@ typedef struct StepTrace {
 	uint32_t active;         /* lanes of the SIMT path that issued it */
 	uint32_t exec;           /* lanes that executed it (guard applied) */
 	uint8_t space[32];       /* memory ops: XS_* per lane, generic addresses resolved */
-	uint64_t addr[32];       /* memory ops: address per lane in that space */
-	uint32_t nbytes;         /* memory ops: bytes per lane access */
+	uint64_t addr[32];       /* memory ops: address per lane in that space (wmma.load and
+	                            .store: of row or column segment `lane` of the matrix) */
+	uint32_t nbytes;         /* memory ops: bytes per lane access (segment) */
 	uint32_t mem_lanes;      /* lanes whose addr[] is valid */
+	uint32_t cp_src;         /* cp.async: lanes that read their global source (addr[]) */
+	uint64_t saddr[32];      /* cp.async: each lane's shared destination (mem_lanes) */
 } StepTrace;
 
 typedef struct Warp {

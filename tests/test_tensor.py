@@ -1,0 +1,402 @@
+"""cp.async and wmma end to end (tests/sem/cp_async.ptx, generated wmma kernels).
+
+cp.async: every operand form (cp-size 4/8/16, .ca/.cg, src-size as immediate and
+register, ignore-src) against the bytes the PTX ISA says each lane copies, the
+out-of-bounds reports, wait_group's cost in cycles, and double buffering under
+the two-level scheduler and every register-file model.
+
+wmma: for every shape and type rfsim runs, a kernel is generated that loads a, b
+and c (strided, each layout, global / generic / shared addresses), multiplies,
+scales d element-wise (f32: by 2; the mapping is the same for every layout, so
+element-wise code sees matching elements) and stores d; the result is compared
+bit for bit with the reference of exec_mma.c's essay computed here: products
+summed in double, k in order, c added last, one rounding to d's type (tf32:
+inputs truncated to 10 mantissa bits; f64: fma chain, exact for these inputs;
+integers exact, .satfinite clamps).
+"""
+
+import os
+import random
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rfsim_test import models
+
+ROOT = Path(__file__).resolve().parent.parent
+SEM = ROOT / "tests" / "sem" / "cp_async.ptx"
+CORPUS = ROOT / "tests" / "ptx" / "tensor.sm80.ptx"
+RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
+if not RFSIM.is_absolute():
+    RFSIM = ROOT / RFSIM
+
+
+def run(tmp, ptx, kernel, grid, block, *args, sets=(), config=None):
+    d = tmp / f"dump{len(list(tmp.iterdir()))}"
+    cmd = [str(RFSIM), "run", str(ptx), "-k", kernel, "-g", str(grid), "-b", str(block),
+           "--dump", str(d)]
+    for a in args:
+        cmd += ["-a", a]
+    if config:
+        cmd += ["-c", config]
+    for s in sets:
+        cmd += ["-s", s]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return p, d
+
+
+def infile(tmp, name, data):
+    p = tmp / name
+    p.write_bytes(bytes(data))
+    return f"file={p}"
+
+
+# ---- cp.async ------------------------------------------------------------------
+
+def test_cp_async_forms(tmp_path):
+    src = infile(tmp_path, "src.bin", [i & 255 for i in range(2048)])
+    p, d = run(tmp_path, SEM, "cpa", 1, 32, f"buf:u8:2048:{src}", "buf:u8:1408:zero")
+    assert p.returncode == 0, p.stderr
+    got = (d / "arg1.bin").read_bytes()
+    b = lambda i: i & 255
+    want = bytearray()
+    for t in range(32):                       # 4 bytes of src + 4t
+        want += bytes(b(4 * t + i) for i in range(4))
+    for t in range(32):                       # cp-size 8, src-size 5: 3 zero bytes
+        want += bytes(b(8 * t + i) if i < 5 else 0 for i in range(8))
+    for t in range(32):                       # src-size t % 17 (16 = all for t = 16)
+        want += bytes(b(16 * t + i) if i < t % 17 else 0 for i in range(16))
+    for t in range(32):                       # ignore-src set for odd lanes: zeros
+        want += bytes(0 if t % 2 else b(512 + 16 * t + i) for i in range(16))
+    bad = [i for i in range(len(want)) if got[i] != want[i]]
+    assert not bad, f"bytes {bad[:16]} differ"
+
+
+def test_cp_async_reads_only_src_size(tmp_path):
+    """16-byte copy of the last 4 bytes of a 36-byte buffer with src-size 4: no fault."""
+    src = infile(tmp_path, "s36.bin", range(36))
+    p, d = run(tmp_path, SEM, "cpa_tail", 1, 1, f"buf:u8:36:{src}", "buf:u8:16:zero")
+    assert p.returncode == 0, p.stderr
+    assert (d / "arg1.bin").read_bytes() == bytes([32, 33, 34, 35] + [0] * 12)
+
+
+@pytest.mark.parametrize("kernel, marker, says", [
+    ("cpa_oob", "SRC-OOB", "out-of-bounds global load of 8 bytes"),
+    ("cpa_dst", "DST-OOB", "out-of-bounds shared store of 16 bytes at address 0x40"),
+])
+def test_cp_async_out_of_bounds(tmp_path, kernel, marker, says):
+    src = infile(tmp_path, "s36.bin", range(36))
+    p, _ = run(tmp_path, SEM, kernel, 1, 1, f"buf:u8:36:{src}", "buf:u8:16:zero")
+    assert p.returncode == 1, p.stderr
+    line = max(i for i, s in enumerate(SEM.read_text().splitlines(), 1) if marker in s)
+    assert says in p.stderr and f"cp_async.ptx:{line}" in p.stderr and kernel in p.stderr, \
+        p.stderr
+
+
+def test_wait_group_waits_for_the_copy(tmp_path):
+    """wait_group 0 costs the copy's memory latency and the read after it sees the
+    data; wait_group 1 (the one group may stay pending) does not wait."""
+    src = infile(tmp_path, "s36.bin", range(36))
+    cyc = {}
+    for w1 in (0, 1):
+        p, d = run(tmp_path, SEM, "cpa_time", 1, 1, f"buf:u8:36:{src}", "buf:u32:2:zero",
+                   f"u32:{w1}")
+        assert p.returncode == 0, p.stderr
+        cyc[w1], word = struct.unpack("<2I", (d / "arg1.bin").read_bytes())
+        assert word == 0x07060504
+    # fermi-gtx480: icnt.lat + l2.lat + DRAM > 100 cycles; no wait: a few cycles
+    assert cyc[0] > 100 and cyc[1] < 30 and cyc[0] > cyc[1] + 100, cyc
+
+
+def k4_ref(g, n):
+    return [sum(g[t * 128 + i] for t in range(n)) for i in range(128)]
+
+
+@pytest.mark.parametrize("config, sets", [
+    ("gebhart-isca11", ["sched.active_warps=1"]),      # two-level, one active warp
+    ("gebhart-isca11", ["sched.active_warps=2", "sched.suspend=marked"]),
+    ("maxwell-ltrf", ["ltrf.partition=strand"]),
+] + [(None, [f"rf.model={m}"]) for m in models()])
+def test_double_buffering_never_deadlocks(tmp_path, config, sets):
+    """cuda::memcpy_async double buffering (tensor.cu's k4): waits park and deactivate
+    the warp, the completing copy wakes it; output right under every model."""
+    n = 6
+    g = [float(i % 23) for i in range(n * 128)]
+    gf = infile(tmp_path, "g.bin", struct.pack(f"<{len(g)}f", *g))
+    p, d = run(tmp_path, CORPUS, "_Z2k4PKfPfi", 4, 128, f"buf:f32:{len(g)}:{gf}",
+               "buf:f32:128:zero", f"u32:{n}", sets=sets, config=config)
+    assert p.returncode == 0, p.stderr
+    got = struct.unpack("<128f", (d / "arg1.bin").read_bytes())
+    assert list(got) == k4_ref(g, n)
+
+
+# ---- wmma --------------------------------------------------------------------------
+
+SHAPES = {"m16n16k16": (16, 16, 16), "m32n8k16": (32, 8, 16), "m8n32k16": (8, 32, 16),
+          "m16n16k8": (16, 16, 8), "m8n8k4": (8, 8, 4)}
+ESIZE = {"f16": 2, "bf16": 2, "s8": 1, "u8": 1, "tf32": 4, "f32": 4, "s32": 4, "f64": 8}
+PACK = {"f16": "e", "s8": "b", "u8": "B", "f32": "f", "s32": "i", "f64": "d", "tf32": "f"}
+
+
+def nregs(shape, frag, t):
+    m, n, k = SHAPES[shape]
+    rows, cols = {"a": (m, k), "b": (k, n)}.get(frag, (m, n))
+    per = 1 if ESIZE[t] >= 4 else 4 // ESIZE[t]
+    return 8 if t == "f16" and frag in "ab" else rows * cols // (32 * per)
+
+
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def tf32(x):
+    u = struct.unpack("<I", struct.pack("<f", x))[0] & 0xffffe000
+    return struct.unpack("<f", struct.pack("<I", u))[0]
+
+
+def bf16_bits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0] >> 16
+
+
+def values(t, n, rnd, big=False):
+    """n element values of type t, and their bytes"""
+    if t in ("s8", "u8", "s32"):
+        lo, hi = {"s8": (-128, 127), "u8": (0, 255), "s32": (-1000, 1000)}[t]
+        v = [rnd.randint(lo, hi) for _ in range(n)]
+        if big:
+            v = [2**31 - 5000 - x for x in v]
+        return v, struct.pack(f"<{n}{PACK[t]}", *v)
+    if t == "bf16":
+        v = [rnd.randint(-64, 64) / 16 for _ in range(n)]
+        return v, b"".join(struct.pack("<H", bf16_bits(x)) for x in v)
+    if t == "tf32":                   # full f32 values: the mma truncates them
+        v = [f32(rnd.uniform(-2, 2)) for _ in range(n)]
+        return v, struct.pack(f"<{n}f", *v)
+    v = [rnd.randint(-64, 64) / 16 for _ in range(n)]
+    return v, struct.pack(f"<{n}{PACK[t]}", *v)
+
+
+def layout_bytes(vals, rows, cols, es, col_major, ld):
+    """the matrix (row-major list) in memory with leading dimension ld"""
+    out = bytearray((ld * (cols if col_major else rows)) * es)
+    for r in range(rows):
+        for c in range(cols):
+            off = (c * ld + r if col_major else r * ld + c) * es
+            out[off:off + es] = vals[r * cols + c]
+    return bytes(out)
+
+
+def elems(raw, es):
+    return [raw[i:i + es] for i in range(0, len(raw), es)]
+
+
+def ptx_kernel(shape, at, ct, dt, la, lb, lc, ld, strides, space, sat, scale):
+    """a kernel(pa, pb, pc, pd) doing d = a b + c (then *2 when scale)"""
+    four = at not in ("f16",)
+    regs = {}
+    n = 0
+    lines = []
+
+    def frag(name, t):
+        nonlocal n
+        k = nregs(shape, name, t)
+        kind = "fd" if t == "f64" else ("f" if t == "f32" else "r")
+        names = [f"%{kind}{n + i}" for i in range(k)]
+        n += k
+        regs[name] = names
+        return "{" + ", ".join(names) + "}"
+
+    sp = {"global": ".global", "generic": "", "shared": ".shared"}[space]
+    A, B, C = frag("a", at), frag("b", at), frag("c", ct)
+    D = frag("d", dt)
+    types = f".{dt}.{at}.{at}.{ct}" if four else f".{dt}.{ct}"
+    mods = (".satfinite" if sat else "") + (".rn" if dt == "f64" else "")
+    lines.append(f"wmma.load.a.sync.aligned.{la}.{shape}{sp}.{at} {A}, [%rd1], {strides[0]};")
+    lines.append(f"wmma.load.b.sync.aligned.{lb}.{shape}.global.{at} {B}, [%rd2], {strides[1]};")
+    lines.append(f"wmma.load.c.sync.aligned.{lc}.{shape}.global.{ct} {C}, [%rd3], {strides[2]};")
+    lines.append(f"wmma.mma.sync.aligned.{la}.{lb}.{shape}{types}{mods} {D}, {A}, {B}, {C};")
+    if scale:
+        lines += [f"mul.f32 {r}, {r}, 0f40000000;" for r in regs["d"]]
+    lines.append(f"wmma.store.d.sync.aligned.{ld}.{shape}.global.{dt} [%rd4], {D}, {strides[3]};")
+    pre = ["ld.param.u64 %rd1, [pa];", "ld.param.u64 %rd2, [pb];", "ld.param.u64 %rd3, [pc];",
+           "ld.param.u64 %rd4, [pd];"]
+    if space == "shared":            # copy a into shared memory with cp.async first
+        pre += ["mov.u32 %r900, %tid.x;", "shl.b32 %r900, %r900, 4;",
+                "mov.u32 %r901, sa;", "LOOP:", "setp.ge.u32 %p1, %r900, 4096;",
+                "@%p1 bra DONE;", "cvt.u64.u32 %rd10, %r900;", "add.s64 %rd11, %rd1, %rd10;",
+                "add.s32 %r902, %r901, %r900;",
+                "cp.async.cg.shared.global [%r902], [%rd11], 16;",
+                "add.s32 %r900, %r900, 512;", "bra.uni LOOP;", "DONE:",
+                "cp.async.wait_all;", "bar.sync 0;", "mov.u64 %rd1, sa;"]
+    body = "\n\t".join(pre + lines + ["ret;"])
+    return f""".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry mm(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)
+{{
+	.reg .pred %p<4>;
+	.reg .b32 %r<1000>;
+	.reg .f32 %f<200>;
+	.reg .f64 %fd<20>;
+	.reg .b64 %rd<20>;
+	.shared .align 32 .b8 sa[4096];
+	{body}
+}}
+"""
+
+
+def reference(shape, at, ct, dt, A, B, C, sat, scale):
+    m, n, k = SHAPES[shape]
+    out = []
+    for i in range(m):
+        for j in range(n):
+            if at in ("s8", "u8"):
+                s = C[i * n + j] + sum(A[i * k + x] * B[x * n + j] for x in range(k))
+                if sat:
+                    s = max(-2**31, min(2**31 - 1, s))
+                s = (s + 2**31) % 2**32 - 2**31
+                out.append(struct.pack("<i", s))
+                continue
+            conv = tf32 if at == "tf32" else float
+            s = 0.0
+            if dt == "f64":
+                s = C[i * n + j]
+                for x in range(k):
+                    s = A[i * k + x] * B[x * n + j] + s       # exact: fma == mul + add
+            else:
+                for x in range(k):
+                    s += conv(A[i * k + x]) * conv(B[x * n + j])
+                s += C[i * n + j]
+            if dt == "f16":
+                if abs(s) >= 65520:          # rounds to infinity; .satfinite: 65504
+                    out.append(struct.pack("<H", (0x7bff if sat else 0x7c00) |
+                                           (0x8000 if s < 0 else 0)))
+                else:
+                    out.append(struct.pack("<e", s))
+            elif dt == "f32":
+                v = f32(s)
+                out.append(struct.pack("<f", 2 * v if scale else v))
+            else:
+                out.append(struct.pack("<d", s))
+    return b"".join(out)
+
+
+def cases():
+    lays = [("row", "col", "row", "col"), ("col", "row", "col", "row"),
+            ("row", "row", "col", "row"), ("col", "col", "row", "col")]
+    spaces = ["global", "generic", "shared", "global"]
+    out = []
+    for shape in ("m16n16k16", "m32n8k16", "m8n32k16"):
+        for at, ct, dt in [("f16", "f32", "f32"), ("f16", "f16", "f16"), ("f16", "f16", "f32"),
+                           ("f16", "f32", "f16"), ("bf16", "f32", "f32"),
+                           ("s8", "s32", "s32"), ("u8", "s32", "s32")]:
+            for i, lay in enumerate(lays):
+                out.append((shape, at, ct, dt, lay, spaces[i], False))
+    for i, lay in enumerate(lays):
+        out.append(("m16n16k8", "tf32", "f32", "f32", lay, spaces[i], False))
+        out.append(("m8n8k4", "f64", "f64", "f64", lay, spaces[i], False))
+    out.append(("m16n16k16", "s8", "s32", "s32", lays[0], "global", True))
+    out.append(("m32n8k16", "u8", "s32", "s32", lays[1], "global", True))
+    out.append(("m16n16k16", "f16", "f16", "f16", lays[0], "global", True))
+    return out
+
+
+@pytest.mark.parametrize("shape, at, ct, dt, lay, space, sat", cases(),
+                         ids=lambda v: v if isinstance(v, str) else None)
+def test_wmma(tmp_path, shape, at, ct, dt, lay, space, sat):
+    la, lb, lc, ld = lay
+    m, n, k = SHAPES[shape]
+    rnd = random.Random(f"{shape}{at}{ct}{dt}{lay}")
+    es, cs, ds = ESIZE[at], ESIZE[ct], ESIZE[dt]
+    A, ab = values(at, m * k, rnd)
+    B, bb = values(at, k * n, rnd)
+    C, cb = values(ct, m * n, rnd, big=sat and ct == "s32")
+    if sat and ct == "f16":              # c at the largest f16: the sum overflows
+        C = [65504.0] * (m * n)
+        cb = struct.pack(f"<{m * n}e", *C)
+    pad = lambda e: 32 // e              # 32 bytes of padding per row/column
+    lda = (m if la == "col" else k) + pad(es)
+    ldb = (k if lb == "col" else n) + pad(es)
+    ldc = (m if lc == "col" else n) + pad(cs)
+    ldd = (m if ld == "col" else n) + pad(ds)
+    mem_a = layout_bytes(elems(ab, es), m, k, es, la == "col", lda)
+    mem_b = layout_bytes(elems(bb, es), k, n, es, lb == "col", ldb)
+    mem_c = layout_bytes(elems(cb, cs), m, n, cs, lc == "col", ldc)
+    if space == "shared":                # the kernel copies 4096 bytes of it
+        mem_a += bytes(4096 - len(mem_a))
+    dbytes = ldd * (n if ld == "col" else m) * ds
+    scale = dt == "f32" and not sat
+    ptx = tmp_path / "mm.ptx"
+    ptx.write_text(ptx_kernel(shape, at, ct, dt, la, lb, lc, ld, (lda, ldb, ldc, ldd), space,
+                              sat, scale))
+    args = [f"buf:u8:{len(mem_a)}:{infile(tmp_path, 'a.bin', mem_a)}",
+            f"buf:u8:{len(mem_b)}:{infile(tmp_path, 'b.bin', mem_b)}",
+            f"buf:u8:{len(mem_c)}:{infile(tmp_path, 'c.bin', mem_c)}",
+            f"buf:u8:{dbytes}:zero"]
+    p, d = run(tmp_path, ptx, "mm", 1, 32, *args)
+    assert p.returncode == 0, p.stderr
+    raw = (d / "arg3.bin").read_bytes()
+    got = b"".join((raw[(c * ldd + r if ld == "col" else r * ldd + c) * ds:][:ds])
+                   for r in range(m) for c in range(n))
+    want = reference(shape, at, ct, dt, A, B, C, sat, scale)
+    bad = [(i // n, i % n) for i in range(m * n) if got[i * ds:(i + 1) * ds] != want[i * ds:(i + 1) * ds]]
+    assert not bad, f"{len(bad)} elements differ, first {bad[:6]}"
+
+
+def test_wmma_traces_one_segment_per_row(tmp_path):
+    """The lines a wmma.load/.store touches: a 16x16 f16 row-major a with stride 64
+    elements is 16 rows of 32 bytes, one per 128-byte line: 16 L1 misses; the same
+    matrix packed (stride 16) is 4 lines."""
+    import json
+    out = {}
+    for lda in (16, 64):
+        ptx = tmp_path / f"mm{lda}.ptx"
+        ptx.write_text(ptx_kernel("m16n16k16", "f16", "f32", "f32", "row", "col", "row", "row",
+                                  (lda, 16, 16, 16), "global", False, False))
+        st = tmp_path / f"s{lda}.json"
+        cmd = [str(RFSIM), "run", str(ptx), "-k", "mm", "-g", "1", "-b", "32", "--stats",
+               str(st), "-s", "l1.cache_global=1"]
+        for a in (f"buf:u8:{32 * lda}:zero", "buf:u8:512:zero", "buf:u8:1024:zero",
+                  "buf:u8:1024:zero"):
+            cmd += ["-a", a]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        out[lda] = json.loads(st.read_text())
+    def misses(s):
+        found = []
+        def walk(x):
+            if isinstance(x, dict):
+                for k, v in x.items():
+                    if k == "l1_misses":
+                        found.append(v)
+                    walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    walk(v)
+        walk(s)
+        return found[0]
+    # a: 16 or 4 lines, b: 4 lines (16 columns of 32 bytes, packed), c: 8 lines
+    assert misses(out[64]) - misses(out[16]) == 12, (misses(out[64]), misses(out[16]))
+
+
+@pytest.mark.parametrize("config, sets", [("gebhart-isca11", []), ("maxwell-ltrf", []),
+                                          ("maxwell-ltrf", ["ltrf.partition=strand"])]
+                         + [(None, [f"rf.model={m}"]) for m in models()])
+def test_wmma_under_every_model(tmp_path, config, sets):
+    """the fragments' many registers through every register-file model and pass"""
+    shape, at, ct, dt = "m16n16k16", "f16", "f32", "f32"
+    rnd = random.Random(7)
+    A, ab = values(at, 256, rnd)
+    B, bb = values(at, 256, rnd)
+    C, cb = values(ct, 256, rnd)
+    ptx = tmp_path / "mm.ptx"
+    ptx.write_text(ptx_kernel(shape, at, ct, dt, "row", "row", "row", "row", (16, 16, 16, 16),
+                              "shared", False, True))
+    args = [f"buf:u8:4096:{infile(tmp_path, 'a.bin', ab + bytes(4096 - len(ab)))}",
+            f"buf:u8:512:{infile(tmp_path, 'b.bin', bb)}",
+            f"buf:u8:1024:{infile(tmp_path, 'c.bin', cb)}", "buf:u8:1024:zero"]
+    p, d = run(tmp_path, ptx, "mm", 1, 32, *args, sets=sets, config=config)
+    assert p.returncode == 0, p.stderr
+    assert (d / "arg3.bin").read_bytes() == reference(shape, at, ct, dt, A, B, C, False, True)
