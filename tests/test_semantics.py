@@ -1229,6 +1229,24 @@ def test_redux(sim):
     check_table(got, [w0] * 32 + [w1] * 8, "redux.sync")
 
 
+def test_warp_ops_over_each_lanes_own_membermask(sim):
+    """Pins: vote, match and redux ignored membermask and combined all active
+    lanes, so cooperative_groups::reduce over a tiled_partition<16> returned
+    the whole warp's sum."""
+    r = ok(sim("warp.ptx", "tiles", 1, 32, "buf:u32:160:zero"))
+    got = rows(r.u32(0), 5)
+    # match.any(lane % 3) within lanes 0..15: residue 0 -> lanes 0,3,..,15 =
+    # 0x9249, 1 -> 0x2492, 2 -> 0x4924; lanes 16..31: residues shift by one
+    # (16 % 3 = 1), so residue 1 -> lanes 16,19,.. = 0x92490000, 2 -> 0x24920000,
+    # 0 -> 0x49240000
+    lo = {0: 0x9249, 1: 0x2492, 2: 0x4924}
+    hi = {1: 0x92490000, 2: 0x24920000, 0: 0x49240000}
+    want = [[120, 0xaaaa, 1, lo[l % 3], 0xffff] for l in range(16)]   # sum 0..15
+    want += [[376, 0xaaaa0000, 0, hi[l % 3], 0xffff0000]             # sum 16..31;
+             for l in range(16, 32)]                                 # 20..31 fail all
+    check_table(got, want, "membermask groups")
+
+
 def test_many_blocks_and_the_largest_block(sim):
     r = ok(sim("simt.ptx", "gridwide", 3000, 32, "buf:u32:96000:zero"))
     got = r.u32(0)
