@@ -801,6 +801,10 @@ CVT32 = [  # cvt.ptx, kernel cvt32
     ("cvt.rmi.u8.f64 2.7 -> 2", 2),
     ("cvt.rni.s16.f32 40000 clamps", 0x7fff),
     ("cvt.rn.f32.u16 65535", 0x477fff00),
+    # pins: the two-source packed form was refused ("number of source operands")
+    ("cvt.rn.f16x2.f32 1.0, -2.0: a in the upper half", 0x3c00c000),
+    ("cvt.rn.bf16x2.f32 1 + 2^-8 (tie, to even 1.0), 3.0", 0x3f804040),
+    ("cvt.rn.relu.f16x2.f32 -1.0 -> +0, 0.5", 0x00003800),
 ]
 
 CVT64 = [  # cvt.ptx, kernel cvt64

@@ -130,7 +130,13 @@ uint64_t sim_eval(const DIns *d, const uint64_t *v, uint32_t *cc)
 		}
 		return ge ? v[0] : v[1];
 	}
-	case OP_CVT: return alu_cvt(v[0], t, t2, (Rnd)d->rnd, d->mods);
+	case OP_CVT:
+		if (d->ns == 2) {    /* cvt.f16x2.f32 d, a, b: a to the upper half, b the lower */
+			PtxType e = t == PT_F16X2 ? PT_F16 : PT_BF16;
+			uint64_t hi = alu_cvt(v[0], e, t2, (Rnd)d->rnd, d->mods);
+			return (hi & 0xffff) << 16 | (alu_cvt(v[1], e, t2, (Rnd)d->rnd, d->mods) & 0xffff);
+		}
+		return alu_cvt(v[0], t, t2, (Rnd)d->rnd, d->mods);
 	default: return 0;
 	}
 }
@@ -142,8 +148,9 @@ static void arity(Op op, int *lo, int *hi)
 	switch (op) {
 	case OP_ABS: case OP_NEG: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
 	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_TESTP: case OP_NOT:
-	case OP_CNOT: case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_CVT:
+	case OP_CNOT: case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND:
 		*lo = *hi = 1; break;
+	case OP_CVT: *lo = 1; break;           /* two: the packed f16x2/bf16x2 form */
 	case OP_MAD: case OP_FMA: case OP_MAD24: case OP_SAD: case OP_MADC: case OP_DP4A:
 	case OP_DP2A: case OP_SHF: case OP_BFE: case OP_PRMT: case OP_SELP: case OP_SLCT:
 	case OP_FNS:
@@ -184,6 +191,9 @@ const char *sim_eval_check(const DIns *d)
 			return "set on packed halves";
 		break;
 	case OP_CVT:
+		if (d->ns == 2 || t == PT_F16X2 || t == PT_BF16X2)
+			return (d->ns == 2 && (t == PT_F16X2 || t == PT_BF16X2) && d->type2 == PT_F32)
+			       ? NULL : "cvt to packed halves other than .f16x2/.bf16x2 from two .f32";
 		if (t == PT_F16X2 || t == PT_BF16X2 || d->type2 == PT_F16X2 ||
 		    d->type2 == PT_BF16X2 || d->type2 == PT_NONE)
 			return "cvt with packed or missing types";
