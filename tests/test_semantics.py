@@ -1337,6 +1337,34 @@ def test_function_calls(sim):
     check_table(got, want, "calls")
 
 
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+def test_indirect_calls_through_function_addresses(sim, mode):
+    """Pins: a call through a register and a function's address (mov, a
+    .global initializer) were refused, so no C++ virtual call or function
+    pointer ran; three different callees in one warp run one after another."""
+    r = ok(sim("indirect.ptx", "indirect", 1, 32, "buf:u32:64:zero",
+               sets=[f"sim.mode={mode}"]))
+    want = [[(t + 10, 2 * t, t * t)[t % 3],     # table[t % 3](t)
+             2 * t + 2] for t in range(32)]     # twice(t + 1) via mov'd address
+    check_table(rows(r.u32(0), 2), want, "indirect calls")
+
+
+def test_device_malloc_and_free(sim):
+    """Pins: malloc and free (device new/delete) had no body: 'called but has
+    no body in this module'."""
+    r = ok(sim("indirect.ptx", "heap", 1, 4, "buf:u32:4:zero"))
+    # 100 + t read back, | 16-byte aligned << 16, | non-null << 17
+    assert r.u32(0) == [0x30064, 0x30065, 0x30066, 0x30067]
+
+
+@pytest.mark.parametrize("kernel,msg", [
+    ("badcall", "indirect call to address 0x1234, which is no device function"),
+    ("badfree", "not a pointer device-side malloc returned")])
+def test_bad_function_pointer_and_bad_free_fault(sim, kernel, msg):
+    r = sim("indirect.ptx", kernel, 1, 1, "buf:u32:1:zero")
+    assert r.rc == 1 and msg in r.err and f"in kernel {kernel}, block (0,0,0)" in r.err
+
+
 def test_exit_and_early_return_inside_a_function(sim):
     r = ok(sim("calls.ptx", "func_exit", 1, 64, "buf:u32:64:zero"))
     want = [[1] if t % 4 == 1 else [12] if t % 4 == 2 else [22] for t in range(64)]

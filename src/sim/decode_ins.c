@@ -188,7 +188,7 @@ static int add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, P
 		break;
 	case OPK_SYM: {
 		int sc = sym_class(dc, o->reg);
-		if (sc == SC_FRAME || sc == SC_FUNC || sc == SC_NONE)
+		if (sc == SC_FRAME || sc == SC_NONE || (sc == SC_FUNC && sym_addr(dc, o->reg) < 0))
 			return bad(dc, in, "this symbol as an arithmetic operand");
 		d->s[k] = imm_row(dc, (uint64_t)sym_addr(dc, o->reg) + (uint64_t)o->imm);
 		d->sw[k] = (uint8_t)ts;
@@ -523,9 +523,20 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 			callee_at = i;
 		} else if (o->kind == OPK_VEC && nvec < 2) {
 			vecs[nvec++] = o;
-		} else if (o->kind == OPK_REG) {
-			return bad(dc, in, "indirect calls through a register");
+		} else if (o->kind == OPK_REG && callee_at < 0) {
+			callee_at = i;             /* call through a register: the prototype follows */
+			if (add_src(dc, fi, in, o, PT_U64)) return RF_EINPUT;
+			cur(dc)->flags |= DF_INDIRECT;
 		}
+	}
+	if (callee < 0 && callee_at >= 0) {
+		/* the prototype gives the formals' count; each callee its own offsets */
+		const Sym *ps = NULL;
+		for (int i = callee_at + 1; i < in->nd + in->ns; i++)
+			if (in->o[i].kind == OPK_SYM && m->syms[in->o[i].reg].kind == SYM_PROTO)
+				ps = &m->syms[in->o[i].reg];
+		if (!ps || ps->func < 0) return bad(dc, in, "an indirect call without a prototype");
+		callee = ps->func;
 	}
 	if (callee < 0) return bad(dc, in, "this call form");
 	const Operand *rets = NULL, *args = NULL;
@@ -546,7 +557,8 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 	VEC_RESERVE(img->calls, dc->capcall, (size_t)img->ncall + 1);
 	CallInfo *ci = &img->calls[img->ncall];
 	memset(ci, 0, sizeof *ci);
-	ci->callee = builtin ? -1 : dc->img_of_func[callee];
+	int indirect = (cur(dc)->flags & DF_INDIRECT) != 0;
+	ci->callee = builtin || indirect ? -1 : dc->img_of_func[callee];
 	ci->nargs = nargs, ci->nrets = nrets;
 	int32_t *buf = arena_alloc(img->arena, (size_t)(nargs + nrets) * 3 * sizeof *buf + 4);
 	ci->arg_src = buf, ci->arg_dst = buf + nargs, ci->arg_size = buf + 2 * nargs;
@@ -562,7 +574,8 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 			int32_t formal = pass ? cf->rets[i] : cf->params[i];
 			int64_t sz = sym_size(&m->syms[o->reg]), fs = sym_size(&m->syms[formal]);
 			if (fs < sz) sz = fs;
-			if (builtin) dc->addr[formal] = 0;  /* builtins read the caller's frame */
+			if (builtin || indirect) dc->addr[formal] = 0;  /* (builtins read the caller's
+			                        frame; an indirect call's callee gives its offsets) */
 			if (pass) {
 				ci->ret_src[i] = (int32_t)dc->addr[formal];
 				ci->ret_dst[i] = (int32_t)dc->addr[o->reg];
@@ -674,7 +687,7 @@ int decode_finish(DecodeCtx *dc)
 	Image *img = dc->img;
 	for (int32_t pc = 0; pc < img->ncode; pc++) {
 		DIns *d = &img->code[pc];
-		if (d->op == OP_CALL && !(d->flags & DF_BUILTIN))
+		if (d->op == OP_CALL && !(d->flags & (DF_BUILTIN | DF_INDIRECT)))
 			d->target = img->funcs[img->calls[d->aux].callee].entry;
 	}
 	return RF_OK;
