@@ -832,6 +832,26 @@ CVT64 = [  # cvt.ptx, kernel cvt64
 ]
 
 
+VIDEO = [  # video.ptx; pins: every SIMD video instruction was refused
+    ("vabsdiff4.u32: |7f-80| |80-7f| |ff-01| |01-02| = 1 1 fe 1", 0x01fe0101),
+    ("vabsdiff4.u32.add c=10: 1+1+254+1+10", 267),
+    ("vadd4.s32.sat: 127-128, -128+127, -1+1, 1+2 = -1 -1 0 3", 0x0300ffff),
+    ("vadd4.u32.sat: ff ff 100->ff 3", 0x03ffffff),
+    ("vsub2.s32.sat: -32641-32640 -> -32768; 511-513 = -2", 0xfffe8000),
+    ("vmax2.u32: max(807f,7f80), max(01ff,0201)", 0x0201807f),
+    ("vavrg4.u32: (a+b+1)>>1 = 80 80 80 02", 0x02808080),
+    ("vmin4.s32.add: -128 + -128 + -1 + 1", 0xffffff00),
+    ("vabsdiff2.u32.add: |807f-7f80| + |01ff-0201| = 0xff + 2", 0x101),
+    # signed a (127 -128 -1 1) + unsigned b (128 127 1 2) = 255 -1 0 3, low bytes
+    ("vadd4.u32.s32.u32, mixed signs, no .sat", 0x0300ffff),
+]
+
+
+def test_simd_video(sim):
+    r = ok(sim("video.ptx", "video", 1, 1, f"buf:u32:{len(VIDEO)}:zero"))
+    check(r.u32(0), VIDEO, "video")
+
+
 def test_conversions(sim):
     r = ok(sim("cvt.ptx", "cvt32", 1, 1, f"buf:u32:{len(CVT32)}:zero"))
     check(r.u32(0), CVT32, "cvt32")

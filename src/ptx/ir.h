@@ -204,6 +204,7 @@ enum {                       /* Ins.mods bits: modifiers that are flags */
 	MOD_XORSIGN  = 1 << 24,  /* min/max .xorsign.abs */
 	MOD_ABS      = 1 << 25,
 	MOD_WARP     = 1 << 26,  /* bar.warp.sync (__syncwarp): a warp barrier, not a CTA one */
+	MOD_VB_S32   = 1 << 27,  /* SIMD video: the third type (.btype) is .s32, not .u32 */
 };
 
 /* ---- operands ------------------------------------------------------- */

@@ -295,6 +295,10 @@ static PtxType src_type(const Ins *in, int i)
 	case OP_BFI: return i >= 2 ? PT_U32 : t;
 	case OP_SHF: case OP_PRMT: case OP_LOP3: case OP_BMSK: case OP_DP4A: case OP_DP2A:
 	case OP_MUL24: case OP_MAD24: return PT_B32;
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
+		return PT_B32;
 	case OP_MAD: case OP_MADC:
 		if (i == 2 && in->mode == MODE_WIDE) return ptxtype_size(t) == 2 ? PT_B32 : PT_B64;
 		return t;
@@ -613,6 +617,9 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	case OP_SHR: case OP_SHF: case OP_BFE: case OP_BFI: case OP_BMSK: case OP_BREV:
 	case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_FNS: case OP_PRMT: case OP_SET:
 	case OP_SELP: case OP_SLCT: case OP_CVT: case OP_SETP:
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
 		if (decode_alu(dc, fi, in)) return RF_EINPUT;
 		pick_fast(cur(dc));
 		return RF_OK;

@@ -606,6 +606,9 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	case OP_SHR: case OP_SHF: case OP_BFE: case OP_BFI: case OP_BMSK: case OP_BREV:
 	case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_FNS: case OP_PRMT: case OP_SET:
 	case OP_SELP: case OP_SLCT: case OP_CVT:
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
 		if (gm && !exec_fast(w, img, d, gm)) exec_alu(w, img, d, gm);
 		break;
 	case NOP_:
