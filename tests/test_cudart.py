@@ -76,6 +76,14 @@ PROGRAMS = {
     # device code rfsim added later: tensor cores, asynchronous copies
     "wmma_gemm": ("wmma_gemm.cu", ["-arch=sm_80"]),          # <mma.h>: wmma.load/mma/store
     "memcpy_async": ("memcpy_async.cu", ["-arch=sm_80"]),    # cp.async double buffering
+    # device code rfsim had never seen (each pins bugs fixed with it)
+    "cxxfeatures": ("cxxfeatures.cu", ["-arch=sm_80", "-O2"]),  # virtual, fn pointers, new
+    "mathlib": ("mathlib.cu", ["-arch=sm_80", "-O2"]),
+    "halfbf16": ("halfbf16.cu", ["-arch=sm_80", "-O2"]),        # cvt.rn.f16x2.f32
+    "intrinsics": ("intrinsics.cu", ["-arch=sm_80", "-O2"]),    # vabsdiff4, atomics
+    "warpcg": ("warpcg.cu", ["-arch=sm_80", "-O2"]),            # membermask groups
+    "cubblock": ("cubblock.cu", ["-arch=sm_80", "-O2"]),        # CUB: slow to build
+    "thrustops": ("thrustops.cu", ["-arch=sm_80", "-O2"]),      # Thrust: slow to build
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order

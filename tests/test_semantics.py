@@ -801,6 +801,10 @@ CVT32 = [  # cvt.ptx, kernel cvt32
     ("cvt.rmi.u8.f64 2.7 -> 2", 2),
     ("cvt.rni.s16.f32 40000 clamps", 0x7fff),
     ("cvt.rn.f32.u16 65535", 0x477fff00),
+    # pins: the two-source packed form was refused ("number of source operands")
+    ("cvt.rn.f16x2.f32 1.0, -2.0: a in the upper half", 0x3c00c000),
+    ("cvt.rn.bf16x2.f32 1 + 2^-8 (tie, to even 1.0), 3.0", 0x3f804040),
+    ("cvt.rn.relu.f16x2.f32 -1.0 -> +0, 0.5", 0x00003800),
 ]
 
 CVT64 = [  # cvt.ptx, kernel cvt64
@@ -826,6 +830,26 @@ CVT64 = [  # cvt.ptx, kernel cvt64
     ("cvt.f64.f16 1.0", 0x3ff0000000000000),
     ("cvt.rni.f64.f64 -2.5 -> -2.0", 0xc000000000000000),
 ]
+
+
+VIDEO = [  # video.ptx; pins: every SIMD video instruction was refused
+    ("vabsdiff4.u32: |7f-80| |80-7f| |ff-01| |01-02| = 1 1 fe 1", 0x01fe0101),
+    ("vabsdiff4.u32.add c=10: 1+1+254+1+10", 267),
+    ("vadd4.s32.sat: 127-128, -128+127, -1+1, 1+2 = -1 -1 0 3", 0x0300ffff),
+    ("vadd4.u32.sat: ff ff 100->ff 3", 0x03ffffff),
+    ("vsub2.s32.sat: -32641-32640 -> -32768; 511-513 = -2", 0xfffe8000),
+    ("vmax2.u32: max(807f,7f80), max(01ff,0201)", 0x0201807f),
+    ("vavrg4.u32: (a+b+1)>>1 = 80 80 80 02", 0x02808080),
+    ("vmin4.s32.add: -128 + -128 + -1 + 1", 0xffffff00),
+    ("vabsdiff2.u32.add: |807f-7f80| + |01ff-0201| = 0xff + 2", 0x101),
+    # signed a (127 -128 -1 1) + unsigned b (128 127 1 2) = 255 -1 0 3, low bytes
+    ("vadd4.u32.s32.u32, mixed signs, no .sat", 0x0300ffff),
+]
+
+
+def test_simd_video(sim):
+    r = ok(sim("video.ptx", "video", 1, 1, f"buf:u32:{len(VIDEO)}:zero"))
+    check(r.u32(0), VIDEO, "video")
 
 
 def test_conversions(sim):
@@ -1229,6 +1253,24 @@ def test_redux(sim):
     check_table(got, [w0] * 32 + [w1] * 8, "redux.sync")
 
 
+def test_warp_ops_over_each_lanes_own_membermask(sim):
+    """Pins: vote, match and redux ignored membermask and combined all active
+    lanes, so cooperative_groups::reduce over a tiled_partition<16> returned
+    the whole warp's sum."""
+    r = ok(sim("warp.ptx", "tiles", 1, 32, "buf:u32:160:zero"))
+    got = rows(r.u32(0), 5)
+    # match.any(lane % 3) within lanes 0..15: residue 0 -> lanes 0,3,..,15 =
+    # 0x9249, 1 -> 0x2492, 2 -> 0x4924; lanes 16..31: residues shift by one
+    # (16 % 3 = 1), so residue 1 -> lanes 16,19,.. = 0x92490000, 2 -> 0x24920000,
+    # 0 -> 0x49240000
+    lo = {0: 0x9249, 1: 0x2492, 2: 0x4924}
+    hi = {1: 0x92490000, 2: 0x24920000, 0: 0x49240000}
+    want = [[120, 0xaaaa, 1, lo[l % 3], 0xffff] for l in range(16)]   # sum 0..15
+    want += [[376, 0xaaaa0000, 0, hi[l % 3], 0xffff0000]             # sum 16..31;
+             for l in range(16, 32)]                                 # 20..31 fail all
+    check_table(got, want, "membermask groups")
+
+
 def test_many_blocks_and_the_largest_block(sim):
     r = ok(sim("simt.ptx", "gridwide", 3000, 32, "buf:u32:96000:zero"))
     got = r.u32(0)
@@ -1313,6 +1355,34 @@ def test_function_calls(sim):
             t,
         ])
     check_table(got, want, "calls")
+
+
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+def test_indirect_calls_through_function_addresses(sim, mode):
+    """Pins: a call through a register and a function's address (mov, a
+    .global initializer) were refused, so no C++ virtual call or function
+    pointer ran; three different callees in one warp run one after another."""
+    r = ok(sim("indirect.ptx", "indirect", 1, 32, "buf:u32:64:zero",
+               sets=[f"sim.mode={mode}"]))
+    want = [[(t + 10, 2 * t, t * t)[t % 3],     # table[t % 3](t)
+             2 * t + 2] for t in range(32)]     # twice(t + 1) via mov'd address
+    check_table(rows(r.u32(0), 2), want, "indirect calls")
+
+
+def test_device_malloc_and_free(sim):
+    """Pins: malloc and free (device new/delete) had no body: 'called but has
+    no body in this module'."""
+    r = ok(sim("indirect.ptx", "heap", 1, 4, "buf:u32:4:zero"))
+    # 100 + t read back, | 16-byte aligned << 16, | non-null << 17
+    assert r.u32(0) == [0x30064, 0x30065, 0x30066, 0x30067]
+
+
+@pytest.mark.parametrize("kernel,msg", [
+    ("badcall", "indirect call to address 0x1234, which is no device function"),
+    ("badfree", "not a pointer device-side malloc returned")])
+def test_bad_function_pointer_and_bad_free_fault(sim, kernel, msg):
+    r = sim("indirect.ptx", kernel, 1, 1, "buf:u32:1:zero")
+    assert r.rc == 1 and msg in r.err and f"in kernel {kernel}, block (0,0,0)" in r.err
 
 
 def test_exit_and_early_return_inside_a_function(sim):

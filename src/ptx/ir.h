@@ -207,6 +207,7 @@ enum {                       /* Ins.mods bits: modifiers that are flags */
 	MOD_WARP     = 1 << 26,  /* bar.warp.sync (__syncwarp): a warp barrier, not a CTA one */
 	MOD_CG       = 1 << 27,  /* cp.async.cg (L2 only); cp.async.ca has it clear */
 	MOD_SATFINITE = 1 << 28, /* wmma.mma .satfinite */
+	MOD_VB_S32   = 1 << 29,  /* SIMD video: the third type (.btype) is .s32, not .u32 */
 };
 
 typedef enum MmaShape {      /* wmma shapes (Ins.shape) */

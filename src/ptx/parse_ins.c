@@ -149,9 +149,7 @@ static const struct { const char *name; int two; } unsupported[] = {
 	{"mapa", 0}, {"multimem", 1}, {"tensormap", 1}, {"clusterlaunchcontrol", 1},
 	{"prefetchu", 0}, {"szext", 0}, {"vadd", 0}, {"vsub", 0}, {"vabsdiff", 0},
 	{"vmin", 0}, {"vmax", 0}, {"vshl", 0}, {"vshr", 0}, {"vmad", 0}, {"vset", 0},
-	{"vadd2", 0}, {"vadd4", 0}, {"vsub2", 0}, {"vsub4", 0}, {"vavrg2", 0},
-	{"vavrg4", 0}, {"vabsdiff2", 0}, {"vabsdiff4", 0}, {"vmin2", 0}, {"vmin4", 0},
-	{"vmax2", 0}, {"vmax4", 0}, {"vset2", 0}, {"vset4", 0},
+	{"vset2", 0}, {"vset4", 0},
 };
 
 __attribute__((noreturn))
@@ -212,6 +210,18 @@ static int tc_op(int op)
 	       op == OP_WMMA_MMA;
 }
 
+static int is_video(Op op)
+{
+	switch (op) {
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 {
 	Op op = (Op)in->op;
@@ -234,6 +244,8 @@ static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 	case MC_TYPE:
 		if (mn->ntype == 0) in->type = (uint8_t)d->val;
 		else if (mn->ntype == 1) in->type2 = (uint8_t)d->val;
+		else if (mn->ntype == 2 && is_video(op) && (d->val == PT_S32 || d->val == PT_U32))
+			in->mods |= d->val == PT_S32 ? MOD_VB_S32 : 0;   /* .btype */
 		else p_error_at(p, &mn->t, "too many types in '%.*s'", (int)mn->t.len, mn->t.s);
 		mn->ntype++;
 		break;
@@ -502,6 +514,9 @@ static Shape shape(const Ins *in)
 	case OP_MAD: case OP_FMA: case OP_MADC: case OP_SAD: s.lo = s.hi = 3, s.same = 1; break;
 	case OP_MAD24: case OP_DP4A: case OP_DP2A: case OP_SHF: case OP_BFE: case OP_FNS:
 	case OP_PRMT: case OP_SELP: case OP_SLCT:
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
 		s.lo = s.hi = 3; break;
 	case OP_BFI: s.lo = s.hi = 4; break;
 	case OP_LOP3: s.lo = 4, s.hi = 5; break;

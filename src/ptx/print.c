@@ -299,6 +299,8 @@ static void mnemonic(Out *o, const Ins *in)
 	if (in->vec) fprintf(o->f, ".v%d", in->vec);
 	put(o, ptxtype_name[in->type]);
 	put(o, ptxtype_name[in->type2]);
+	if (op_info[in->op].unit == UNIT_ALU && in->op >= OP_VADD2 && in->op <= OP_VMAX4)
+		put(o, (mods & MOD_VB_S32) ? "s32" : "u32");  /* SIMD video: .btype */
 }
 
 static void operand(Out *o, const Func *fn, const Operand *x)

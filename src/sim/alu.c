@@ -470,3 +470,43 @@ uint64_t alu_atom(AtomOp op, PtxType t, uint64_t old, uint64_t b, uint64_t c)
 	}
 	return alu_norm(t, o);
 }
+
+/* one lane of width w bits at bit k, sign-extended when sgn */
+static int64_t vlane(uint32_t x, int k, int w, int sgn)
+{
+	uint32_t v = (x >> k) & ((1u << w) - 1);
+	return sgn && (v >> (w - 1)) ? (int64_t)v - ((int64_t)1 << w) : (int64_t)v;
+}
+
+uint32_t alu_video(Op op, PtxType td, PtxType ta, uint32_t mods, int acc, uint32_t a,
+                   uint32_t b, uint32_t c)
+{
+	int four = op == OP_VADD4 || op == OP_VSUB4 || op == OP_VAVRG4 || op == OP_VABSDIFF4 ||
+	           op == OP_VMIN4 || op == OP_VMAX4;
+	int w = four ? 8 : 16, ds = td == PT_S32;
+	uint32_t m = (1u << w) - 1, r = acc ? c : 0;
+	for (int k = 0; k < 32; k += w) {
+		int64_t x = vlane(a, k, w, ta == PT_S32), y = vlane(b, k, w, (mods & MOD_VB_S32) != 0);
+		int64_t v = 0;
+		switch (op) {
+		case OP_VADD2: case OP_VADD4: v = x + y; break;
+		case OP_VSUB2: case OP_VSUB4: v = x - y; break;
+		case OP_VAVRG2: case OP_VAVRG4: v = (x + y + 1) >> 1; break;
+		case OP_VABSDIFF2: case OP_VABSDIFF4: v = x > y ? x - y : y - x; break;
+		case OP_VMIN2: case OP_VMIN4: v = x < y ? x : y; break;
+		case OP_VMAX2: case OP_VMAX4: v = x > y ? x : y; break;
+		default: break;
+		}
+		if (acc) {                    /* .add: the lanes' results summed into c */
+			r += (uint32_t)v;
+			continue;
+		}
+		if (mods & MOD_SAT) {         /* clamp to the destination lane's range */
+			int64_t lo = ds ? -((int64_t)1 << (w - 1)) : 0;
+			int64_t hi = ds ? ((int64_t)1 << (w - 1)) - 1 : (int64_t)m;
+			v = v < lo ? lo : v > hi ? hi : v;
+		}
+		r |= ((uint32_t)v & m) << k;
+	}
+	return r;
+}

@@ -222,6 +222,10 @@ uint64_t alu_cnot(PtxType t, uint64_t a);
 /* dp4a / dp2a (.lo/.hi): ta, tb are PT_U32 or PT_S32 */
 uint64_t alu_dp4a(PtxType ta, PtxType tb, uint32_t a, uint32_t b, uint32_t c);
 uint64_t alu_dp2a(PtxType ta, PtxType tb, Mode m, uint32_t a, uint32_t b, uint32_t c);
+/* SIMD video vadd2 .. vmax4 (default lane selectors and mask): dtype td, atype ta,
+   btype by MOD_VB_S32; acc: .add (d = c + the lanes' sum), else lanes merged into c */
+uint32_t alu_video(Op op, PtxType td, PtxType ta, uint32_t mods, int acc, uint32_t a,
+                   uint32_t b, uint32_t c);
 
 /* lop3.b32: bit i of the result is immLut[a_i*4 + b_i*2 + c_i] */
 static inline uint32_t alu_lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t imm)

@@ -16,6 +16,12 @@
  * message and stops the kernel like a trap (the runtime reports
  * cudaErrorAssert; rfsim run exits 1).
  *
+ * malloc and free (device-side heap; C++ new and delete call them) take
+ * their memory from the simulated device memory (mem.h: a heap of CUDA's
+ * default 8 MiB; malloc returns NULL beyond it, 16-byte aligned or better,
+ * lasting across kernels until freed).  Lanes allocate in ascending order.
+ * Freeing what malloc did not return stops the kernel with a fault report.
+ *
  * Every read goes through exec_addr(), so a bad pointer passed to printf
  * is reported like any other out-of-bounds access.
  */
@@ -30,6 +36,8 @@ enum { MAXSTR = 4096 };
 static const struct { const char *name; int id; } builtins[] = {
 	{"vprintf", BUILTIN_VPRINTF},
 	{"__assertfail", BUILTIN_ASSERTFAIL},
+	{"malloc", BUILTIN_MALLOC},
+	{"free", BUILTIN_FREE},
 };
 
 int builtin_lookup(const char *name)
@@ -164,6 +172,26 @@ static int do_assert(Cta *c, Warp *w, uint32_t l, const DIns *d)
 	return RF_ERUNTIME;
 }
 
+/* device-side malloc (*ret: the pointer) and free */
+static int do_heap(Cta *c, Warp *w, uint32_t l, const DIns *d, int64_t *ret)
+{
+	uint64_t a;
+	if (arg(c, w, l, d, 0, 8, &a)) return RF_ERUNTIME;
+	GMem *gm = c->L->gm;
+	if (d->imm == BUILTIN_MALLOC) {
+		uint64_t p;
+		gmem_heap_alloc(gm, a, &p);
+		*ret = (int64_t)p;
+		return RF_OK;
+	}
+	if (gmem_heap_free(gm, a) == RF_OK) return RF_OK;
+	char what[128];
+	snprintf(what, sizeof what, "free(0x%llx): not a pointer device-side malloc returned "
+	         "(or freed twice)", (unsigned long long)a);
+	exec_fault(c, w, l, d, FAULT_ADDRESS, what);
+	return RF_ERUNTIME;
+}
+
 int exec_builtin(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const CallInfo *ci = &c->L->img->calls[d->aux];
@@ -174,11 +202,17 @@ int exec_builtin(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	for (uint32_t m = act; m && rc == RF_OK; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		int32_t ret = 0;
-		rc = d->imm == BUILTIN_VPRINTF ? do_vprintf(c, w, l, d, &ret) : do_assert(c, w, l, d);
-		if (rc == RF_OK && ci->nrets) {
-			uint8_t *p = exec_addr(c, w, l, d, XS_FRAME, (uint64_t)ci->ret_dst[0], 4, 1);
+		int64_t ret64 = 0;
+		switch (d->imm) {
+		case BUILTIN_VPRINTF: rc = do_vprintf(c, w, l, d, &ret); ret64 = ret; break;
+		case BUILTIN_MALLOC: case BUILTIN_FREE: rc = do_heap(c, w, l, d, &ret64); break;
+		default: rc = do_assert(c, w, l, d); break;
+		}
+		if (rc == RF_OK && ci->nrets) {       /* little-endian: the low bytes first */
+			uint32_t n = ci->ret_size[0] < 8 ? (uint32_t)ci->ret_size[0] : 8;
+			uint8_t *p = exec_addr(c, w, l, d, XS_FRAME, (uint64_t)ci->ret_dst[0], n, 1);
 			if (!p) rc = RF_ERUNTIME;
-			else memcpy(p, &ret, 4);
+			else memcpy(p, &ret64, n);
 		}
 	}
 	if (d->imm == BUILTIN_VPRINTF) fflush(stdout);

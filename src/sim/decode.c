@@ -46,51 +46,101 @@ static int64_t sym_align(const Sym *s)
 	return e ? e : 1;
 }
 
-/* functions reachable from the kernel, kernel first; 1 if recursive */
+/* 1 if call instruction `in` names no function: a call through a register */
+static int is_indirect(const Module *m, const Ins *in)
+{
+	for (int k = 0; k < in->nd + in->ns; k++)
+		if (in->o[k].kind == OPK_SYM && m->syms[in->o[k].reg].kind == SYM_FUNC) return 0;
+	return 1;
+}
+
+/* functions whose address is taken: a non-call operand or an initializer
+ * names them; these are what an indirect call may reach */
+static void address_taken(const Module *m, uint8_t *taken)
+{
+	for (int32_t f = 0; f < m->nfunc; f++)
+		for (int32_t i = 0; i < m->funcs[f].nins; i++) {
+			const Ins *in = &m->funcs[f].ins[i];
+			if (in->op == OP_CALL) continue;
+			for (int k = 0; k < in->nd + in->ns; k++)
+				if (in->o[k].kind == OPK_SYM && m->syms[in->o[k].reg].kind == SYM_FUNC)
+					taken[m->syms[in->o[k].reg].func] = 1;
+		}
+	for (int32_t k = 0; k < m->nglobal; k++) {
+		const Sym *s = &m->syms[m->globals[k]];
+		for (int32_t i = 0; s->kind == SYM_VAR && i < s->init_nsym; i++)
+			if (m->syms[s->isyms[i].sym].kind == SYM_FUNC)
+				taken[m->syms[s->isyms[i].sym].func] = 1;
+	}
+}
+
+/* functions reachable from the kernel, kernel first; 1 if recursive.  An
+ * indirect call reaches every function whose address is taken that has a
+ * body (kernels excepted), and makes the call depth unknowable: such an
+ * Image counts as recursive (stack_needs). */
 static int reach(const Module *m, int32_t kernel, int32_t **out, int32_t *n)
 {
 	int32_t *list = xmalloc((size_t)m->nfunc * sizeof *list);
 	int8_t *state = xcalloc((size_t)m->nfunc, 1);   /* 0 new, 1 on stack, 2 done */
 	int32_t *stack = xmalloc((size_t)m->nfunc * 2 * sizeof *stack);
 	int32_t sp = 0, cnt = 0;
-	int rec = 0;
+	int rec = 0, indirect = 0;
 	stack[sp++] = kernel;
 	stack[sp++] = 0;
 	state[kernel] = 1;
 	list[cnt++] = kernel;
-	while (sp) {
-		int32_t f = stack[sp - 2], i = stack[sp - 1];
-		const Func *fn = &m->funcs[f];
-		for (; i < fn->nins; i++) {
-			const Ins *in = &fn->ins[i];
-			if (in->op != OP_CALL) continue;
-			int32_t callee = -1;
-			for (int k = 0; k < in->nd + in->ns; k++)
-				if (in->o[k].kind == OPK_SYM && m->syms[in->o[k].reg].kind == SYM_FUNC)
-					callee = m->syms[in->o[k].reg].func;
-			if (callee < 0) continue;
-			if (!m->funcs[callee].has_body &&
-			    builtin_lookup(ir_str(m, m->syms[m->funcs[callee].sym].name)))
-				continue;                 /* provided by builtin.c */
-			if (state[callee] == 1) rec = 1;
-			if (state[callee]) continue;
-			state[callee] = 1;
-			list[cnt++] = callee;
-			stack[sp - 1] = i + 1;
-			stack[sp++] = callee;
+	for (;;) {
+		while (sp) {
+			int32_t f = stack[sp - 2], i = stack[sp - 1];
+			const Func *fn = &m->funcs[f];
+			for (; i < fn->nins; i++) {
+				const Ins *in = &fn->ins[i];
+				if (in->op != OP_CALL) continue;
+				int32_t callee = -1;
+				for (int k = 0; k < in->nd + in->ns; k++)
+					if (in->o[k].kind == OPK_SYM && m->syms[in->o[k].reg].kind == SYM_FUNC)
+						callee = m->syms[in->o[k].reg].func;
+				if (callee < 0) {
+					indirect |= is_indirect(m, in);
+					continue;
+				}
+				if (!m->funcs[callee].has_body &&
+				    builtin_lookup(ir_str(m, m->syms[m->funcs[callee].sym].name)))
+					continue;                 /* provided by builtin.c */
+				if (state[callee] == 1) rec = 1;
+				if (state[callee]) continue;
+				state[callee] = 1;
+				list[cnt++] = callee;
+				stack[sp - 1] = i + 1;
+				stack[sp++] = callee;
+				stack[sp++] = 0;
+				break;
+			}
+			if (i >= fn->nins) {
+				state[f] = 2;
+				sp -= 2;
+			}
+		}
+		if (indirect != 1) break;
+		indirect = 2;                  /* add the address-taken functions once */
+		uint8_t *taken = xcalloc((size_t)m->nfunc + 1, 1);
+		address_taken(m, taken);
+		for (int32_t f = 0; f < m->nfunc; f++) {
+			if (!taken[f] || state[f] || !m->funcs[f].has_body ||
+			    (m->funcs[f].attr & ATTR_ENTRY))
+				continue;
+			state[f] = 1;
+			list[cnt++] = f;
+			stack[sp++] = f;
 			stack[sp++] = 0;
-			break;
 		}
-		if (i >= fn->nins) {
-			state[f] = 2;
-			sp -= 2;
-		}
+		free(taken);
 	}
 	free(state);
 	free(stack);
 	*out = list;
 	*n = cnt;
-	return rec;
+	return rec || indirect;
 }
 
 /* register slots and predicate indices of one function: allocated code
@@ -130,6 +180,10 @@ static void layout_frame(DecodeCtx *dc, ImgFunc *f, const Func *fn, int is_kerne
 		off += sym_size(s);
 	}
 	if (!is_kernel) {
+		f->nparam = fn->nparam, f->nret = fn->nret;
+		int32_t *offs = arena_alloc(dc->img->arena,
+		                            (size_t)(fn->nparam + fn->nret + 1) * sizeof *offs);
+		f->param_off = offs, f->ret_off = offs + fn->nparam;
 		for (int pass = 0; pass < 2; pass++) {
 			int32_t n = pass ? fn->nret : fn->nparam;
 			const int32_t *ids = pass ? fn->rets : fn->params;
@@ -137,6 +191,7 @@ static void layout_frame(DecodeCtx *dc, ImgFunc *f, const Func *fn, int is_kerne
 				const Sym *s = &m->syms[ids[i]];
 				off = align_up(off, sym_align(s));
 				dc->addr[ids[i]] = off;
+				(pass ? f->ret_off : f->param_off)[i] = (int32_t)off;
 				off += sym_size(s);
 			}
 		}
@@ -206,6 +261,7 @@ static void stack_needs(Image *img, const Module *m)
 			for (int32_t pc = f->entry; pc < f->end; pc++) {
 				if (img->code[pc].op != OP_CALL || (img->code[pc].flags & DF_BUILTIN)) continue;
 				int32_t ce = img->calls[img->code[pc].aux].callee;
+				if (ce < 0) continue;        /* indirect: the Image counts as recursive */
 				if (s[ce] > bs) bs = s[ce];
 				if (p[ce] > bp) bp = p[ce];
 				if (l[ce] > bl) bl = l[ce];
@@ -254,6 +310,10 @@ Image *image_build_in(const Program *p, const Module *m, int32_t kernel)
 		layout_regs(img, &img->funcs[i], fn);
 		layout_frame(&dc, &img->funcs[i], fn, i == 0);
 	}
+	img->code_base = p->code_dptr;
+	img->nmfunc = m->nfunc;
+	img->img_of_mfunc = arena_alloc(img->arena, (size_t)(m->nfunc + 1) * sizeof(int32_t));
+	memcpy(img->img_of_mfunc, dc.img_of_func, (size_t)m->nfunc * sizeof(int32_t));
 	layout_kparams(&dc, &m->funcs[kernel]);
 	layout_shared(&dc, funcs, nf);
 	for (int32_t i = 0; i < nf; i++)

@@ -54,6 +54,7 @@ enum {                       /* DIns.flags */
 	DF_SREG      = 1 << 6,   /* mov from a special register: imm = SReg, aux = component */
 	DF_BUILTIN   = 1 << 7,   /* call of a runtime function rfsim provides: imm = BUILTIN_* */
 	DF_IGNSRC    = 1 << 8,   /* cp.async: s[2] is the ignore-src predicate */
+	DF_INDIRECT  = 1 << 9,   /* call through a register: s[0] holds the function address */
 };
 
 enum {                       /* DIns.fast: hot (op, type) pairs with no modifiers */
@@ -99,7 +100,7 @@ typedef struct DIns {
 } DIns;
 
 enum {                       /* device-runtime functions nvcc calls without a body */
-	BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL,
+	BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL, BUILTIN_MALLOC, BUILTIN_FREE,
 };
 int builtin_lookup(const char *name);   /* BUILTIN_* (builtin.c) */
 
@@ -122,7 +123,8 @@ static inline PtxType dins_atype(const DIns *d) { return (PtxType)(d->aux >> 16 
 static inline PtxType dins_btype(const DIns *d) { return (PtxType)(d->aux >> 24 & 255); }
 
 typedef struct CallInfo {    /* one call site: argument and return copies */
-	int32_t callee;          /* Image.funcs index; -1 for a builtin */
+	int32_t callee;          /* Image.funcs index; -1 for a builtin or an indirect call
+	                            (whose callee's ImgFunc gives arg_dst and ret_src) */
 	int32_t nargs, nrets;
 	int32_t *arg_src, *arg_dst, *arg_size;   /* frame offsets (caller -> callee) */
 	int32_t *ret_src, *ret_dst, *ret_size;   /* frame offsets (callee -> caller) */
@@ -135,6 +137,8 @@ typedef struct ImgFunc {     /* one function inside an Image */
 	int32_t nslot, npred;    /* frame size in register slots / predicates */
 	int32_t frame_bytes;     /* local frame: .local vars + params + call params */
 	int32_t *slot_of;        /* per IR register: slot or pred index, -1 unused */
+	int32_t nparam, nret;    /* formal parameters and return parameters */
+	int32_t *param_off, *ret_off;  /* their offsets in the local frame (indirect calls) */
 } ImgFunc;
 
 typedef struct Image {
@@ -150,7 +154,11 @@ typedef struct Image {
 	uint32_t param_bytes;    /* kernel parameter buffer size */
 	struct ParamInfo *params; int32_t nparam;  /* the kernel's parameters */
 	int32_t max_slots, max_preds, max_local;  /* deepest call chain's needs (recursion: capped) */
-	int recursive;           /* the call graph below the kernel has a cycle */
+	int recursive;           /* the call graph below the kernel has a cycle, or an
+	                            indirect call makes it unknowable */
+	uint64_t code_base;      /* Program.code_dptr: function addresses start here */
+	int32_t *img_of_mfunc;   /* per Module.funcs index: Image.funcs index, -1 if absent */
+	int32_t nmfunc;
 	int regs_per_thread;     /* registers the kernel is reported to use */
 	int32_t rm_bs, rm_es;    /* RegMutex's base/extended set sizes (Func.rm_*; 0: none) */
 	struct Arena *arena;

@@ -188,7 +188,7 @@ int dec_add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, PtxT
 		break;
 	case OPK_SYM: {
 		int sc = sym_class(dc, o->reg);
-		if (sc == SC_FRAME || sc == SC_FUNC || sc == SC_NONE)
+		if (sc == SC_FRAME || sc == SC_NONE || (sc == SC_FUNC && sym_addr(dc, o->reg) < 0))
 			return dec_bad(dc, in, "this symbol as an arithmetic operand");
 		d->s[k] = dec_imm_row(dc, (uint64_t)sym_addr(dc, o->reg) + (uint64_t)o->imm);
 		d->sw[k] = (uint8_t)ts;
@@ -295,6 +295,10 @@ static PtxType src_type(const Ins *in, int i)
 	case OP_BFI: return i >= 2 ? PT_U32 : t;
 	case OP_SHF: case OP_PRMT: case OP_LOP3: case OP_BMSK: case OP_DP4A: case OP_DP2A:
 	case OP_MUL24: case OP_MAD24: return PT_B32;
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
+		return PT_B32;
 	case OP_MAD: case OP_MADC:
 		if (i == 2 && in->mode == MODE_WIDE) return ptxtype_size(t) == 2 ? PT_B32 : PT_B64;
 		return t;
@@ -523,9 +527,20 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 			callee_at = i;
 		} else if (o->kind == OPK_VEC && nvec < 2) {
 			vecs[nvec++] = o;
-		} else if (o->kind == OPK_REG) {
-			return dec_bad(dc, in, "indirect calls through a register");
+		} else if (o->kind == OPK_REG && callee_at < 0) {
+			callee_at = i;             /* call through a register: the prototype follows */
+			if (dec_add_src(dc, fi, in, o, PT_U64)) return RF_EINPUT;
+			dec_cur(dc)->flags |= DF_INDIRECT;
 		}
+	}
+	if (callee < 0 && callee_at >= 0) {
+		/* the prototype gives the formals' count; each callee its own offsets */
+		const Sym *ps = NULL;
+		for (int i = callee_at + 1; i < in->nd + in->ns; i++)
+			if (in->o[i].kind == OPK_SYM && m->syms[in->o[i].reg].kind == SYM_PROTO)
+				ps = &m->syms[in->o[i].reg];
+		if (!ps || ps->func < 0) return dec_bad(dc, in, "an indirect call without a prototype");
+		callee = ps->func;
 	}
 	if (callee < 0) return dec_bad(dc, in, "this call form");
 	const Operand *rets = NULL, *args = NULL;
@@ -546,7 +561,8 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 	VEC_RESERVE(img->calls, dc->capcall, (size_t)img->ncall + 1);
 	CallInfo *ci = &img->calls[img->ncall];
 	memset(ci, 0, sizeof *ci);
-	ci->callee = builtin ? -1 : dc->img_of_func[callee];
+	int indirect = (dec_cur(dc)->flags & DF_INDIRECT) != 0;
+	ci->callee = builtin || indirect ? -1 : dc->img_of_func[callee];
 	ci->nargs = nargs, ci->nrets = nrets;
 	int32_t *buf = arena_alloc(img->arena, (size_t)(nargs + nrets) * 3 * sizeof *buf + 4);
 	ci->arg_src = buf, ci->arg_dst = buf + nargs, ci->arg_size = buf + 2 * nargs;
@@ -562,7 +578,8 @@ static int decode_call(DecodeCtx *dc, int32_t fi, const Ins *in)
 			int32_t formal = pass ? cf->rets[i] : cf->params[i];
 			int64_t sz = sym_size(&m->syms[o->reg]), fs = sym_size(&m->syms[formal]);
 			if (fs < sz) sz = fs;
-			if (builtin) dc->addr[formal] = 0;  /* builtins read the caller's frame */
+			if (builtin || indirect) dc->addr[formal] = 0;  /* (builtins read the caller's
+			                        frame; an indirect call's callee gives its offsets) */
 			if (pass) {
 				ci->ret_src[i] = (int32_t)dc->addr[formal];
 				ci->ret_dst[i] = (int32_t)dc->addr[o->reg];
@@ -600,6 +617,9 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	case OP_SHR: case OP_SHF: case OP_BFE: case OP_BFI: case OP_BMSK: case OP_BREV:
 	case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_FNS: case OP_PRMT: case OP_SET:
 	case OP_SELP: case OP_SLCT: case OP_CVT: case OP_SETP:
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
 		if (decode_alu(dc, fi, in)) return RF_EINPUT;
 		pick_fast(dec_cur(dc));
 		return RF_OK;
@@ -682,7 +702,7 @@ int decode_finish(DecodeCtx *dc)
 	Image *img = dc->img;
 	for (int32_t pc = 0; pc < img->ncode; pc++) {
 		DIns *d = &img->code[pc];
-		if (d->op == OP_CALL && !(d->flags & DF_BUILTIN))
+		if (d->op == OP_CALL && !(d->flags & (DF_BUILTIN | DF_INDIRECT)))
 			d->target = img->funcs[img->calls[d->aux].callee].entry;
 	}
 	return RF_OK;

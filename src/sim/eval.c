@@ -92,6 +92,11 @@ uint64_t sim_eval(const DIns *d, const uint64_t *v, uint32_t *cc)
 		return d->ns > 2 ? alu_imax(t, alu_imax(t, v[0], v[1], d->mods), v[2], d->mods)
 		                 : alu_imax(t, v[0], v[1], d->mods);
 	case OP_DP4A: return alu_dp4a(t, t2, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2]);
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
+		return alu_video((Op)d->op, t, t2, d->mods, d->aop == AOP_ADD, (uint32_t)v[0],
+		                 (uint32_t)v[1], (uint32_t)v[2]);
 	case OP_DP2A:
 		return alu_dp2a(t, t2, (Mode)d->mode, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2]);
 	case OP_AND: return alu_norm(t, v[0] & v[1]);
@@ -130,7 +135,13 @@ uint64_t sim_eval(const DIns *d, const uint64_t *v, uint32_t *cc)
 		}
 		return ge ? v[0] : v[1];
 	}
-	case OP_CVT: return alu_cvt(v[0], t, t2, (Rnd)d->rnd, d->mods);
+	case OP_CVT:
+		if (d->ns == 2) {    /* cvt.f16x2.f32 d, a, b: a to the upper half, b the lower */
+			PtxType e = t == PT_F16X2 ? PT_F16 : PT_BF16;
+			uint64_t hi = alu_cvt(v[0], e, t2, (Rnd)d->rnd, d->mods);
+			return (hi & 0xffff) << 16 | (alu_cvt(v[1], e, t2, (Rnd)d->rnd, d->mods) & 0xffff);
+		}
+		return alu_cvt(v[0], t, t2, (Rnd)d->rnd, d->mods);
 	default: return 0;
 	}
 }
@@ -142,11 +153,15 @@ static void arity(Op op, int *lo, int *hi)
 	switch (op) {
 	case OP_ABS: case OP_NEG: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
 	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_TESTP: case OP_NOT:
-	case OP_CNOT: case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_CVT:
+	case OP_CNOT: case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND:
 		*lo = *hi = 1; break;
+	case OP_CVT: *lo = 1; break;           /* two: the packed f16x2/bf16x2 form */
 	case OP_MAD: case OP_FMA: case OP_MAD24: case OP_SAD: case OP_MADC: case OP_DP4A:
 	case OP_DP2A: case OP_SHF: case OP_BFE: case OP_PRMT: case OP_SELP: case OP_SLCT:
 	case OP_FNS:
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
 		*lo = *hi = 3; break;
 	case OP_LOP3: case OP_BFI: *lo = *hi = 4; break;
 	case OP_MIN: case OP_MAX: *hi = 3; break;
@@ -171,6 +186,13 @@ const char *sim_eval_check(const DIns *d)
 	case OP_COS: case OP_TANH: case OP_COPYSIGN: case OP_TESTP: case OP_FMA: case OP_DIV:
 		if (!fl && op != OP_DIV) return "an integer form of this floating-point operation";
 		break;
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
+		if ((t != PT_U32 && t != PT_S32) || (d->type2 != PT_U32 && d->type2 != PT_S32))
+			return "SIMD video types other than .u32/.s32";
+		if ((d->mods & MOD_SAT) && d->aop == AOP_ADD) return ".sat with .add";
+		break;
 	case OP_REM: case OP_MUL24: case OP_MAD24: case OP_SAD: case OP_BFE: case OP_BFI:
 	case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_SHL: case OP_SHR:
 	case OP_CNOT: case OP_ADDC: case OP_SUBC: case OP_MADC: case OP_DP4A: case OP_DP2A:
@@ -184,6 +206,9 @@ const char *sim_eval_check(const DIns *d)
 			return "set on packed halves";
 		break;
 	case OP_CVT:
+		if (d->ns == 2 || t == PT_F16X2 || t == PT_BF16X2)
+			return (d->ns == 2 && (t == PT_F16X2 || t == PT_BF16X2) && d->type2 == PT_F32)
+			       ? NULL : "cvt to packed halves other than .f16x2/.bf16x2 from two .f32";
 		if (t == PT_F16X2 || t == PT_BF16X2 || d->type2 == PT_F16X2 ||
 		    d->type2 == PT_BF16X2 || d->type2 == PT_NONE)
 			return "cvt with packed or missing types";

@@ -92,48 +92,63 @@ static void exec_shfl(Warp *w, const Image *img, const DIns *d, uint32_t act)
 	if (d->nd > 1 && d->d[1] >= 0) set_pred(w, d->d[1], act, ok);
 }
 
+/* the lanes lane l exchanges with: its membermask operand (source ms of a
+ * .sync form; the active lanes when the instruction has none) among the
+ * active lanes.  Lanes of one warp may name different masks -- the tiles
+ * of cooperative_groups::tiled_partition do -- and each gets the result
+ * over its own group */
+static uint32_t member_mask(const Warp *w, const Image *img, const DIns *d, int ms,
+                            uint32_t act, uint32_t l)
+{
+	if (d->ns <= ms) return act;
+	return srcp(w, img, d->s[ms])[l] & act;
+}
+
 static void exec_vote(Warp *w, const Image *img, const DIns *d, uint32_t act)
 {
 	uint32_t p = pred(w, d->s[0]);
 	if (d->sneg & 1) p = ~p;
 	p &= act;
-	if (d->mode == MODE_BALLOT) {
-		uint32_t *dp = dstp(w, d->d[0]);
-		LANES(act, l) dp[l] = p;
-		return;
+	uint32_t *dp = d->mode == MODE_BALLOT ? dstp(w, d->d[0]) : NULL, res = 0;
+	LANES(act, l) {
+		uint32_t m = member_mask(w, img, d, 1, act, l), q = p & m;
+		if (dp) {
+			dp[l] = q;
+			continue;
+		}
+		uint32_t r = d->mode == MODE_ALL ? (q == m) : d->mode == MODE_ANY ? (q != 0)
+		           : (q == 0 || q == m);
+		res |= r << l;
 	}
-	uint32_t r = d->mode == MODE_ALL ? (p == act) : d->mode == MODE_ANY ? (p != 0)
-	           : (p == 0 || p == act);
-	set_pred(w, d->d[0], act, r ? ~0u : 0);
+	if (!dp) set_pred(w, d->d[0], act, res);
 }
 
 static void exec_match(Warp *w, const Image *img, const DIns *d, uint32_t act)
 {
 	const uint32_t *a = srcp(w, img, d->s[0]);
 	int wide = d->sw[0] > 1;
-	uint32_t res[32];
-	int all = 1;
+	uint32_t res[32], allp = 0;
 	LANES(act, l) {
-		uint32_t m = 0;
-		LANES(act, k) m |= (uint32_t)(rdw(a, k, wide + 1) == rdw(a, l, wide + 1)) << k;
-		res[l] = m;
-		if (m != act) all = 0;
+		uint32_t m = member_mask(w, img, d, 1, act, l), eq = 0;
+		LANES(m, k) eq |= (uint32_t)(rdw(a, k, wide + 1) == rdw(a, l, wide + 1)) << k;
+		if (d->mode == MODE_MATCH_ALL) {
+			int all = eq == m;
+			res[l] = all ? m : 0;
+			allp |= (uint32_t)all << l;
+		} else {
+			res[l] = eq;
+		}
 	}
 	uint32_t *dp = dstp(w, d->d[0]);
-	if (d->mode == MODE_MATCH_ALL) {
-		LANES(act, l) dp[l] = all ? act : 0;
-		if (d->nd > 1 && d->d[1] >= 0) set_pred(w, d->d[1], act, all ? ~0u : 0);
-	} else {
-		LANES(act, l) dp[l] = res[l];
-	}
+	LANES(act, l) dp[l] = res[l];
+	if (d->mode == MODE_MATCH_ALL && d->nd > 1 && d->d[1] >= 0) set_pred(w, d->d[1], act, allp);
 }
 
-static void exec_redux(Warp *w, const Image *img, const DIns *d, uint32_t act)
+static uint32_t redux_over(const DIns *d, const uint32_t *a, uint32_t m)
 {
-	const uint32_t *a = srcp(w, img, d->s[0]);
 	int sgn = (d->flags & DF_SIGNED) != 0, first = 1;
 	uint32_t r = 0;
-	LANES(act, l) {
+	LANES(m, l) {
 		uint32_t v = a[l];
 		if (first) { r = v; first = 0; continue; }
 		switch (d->aop) {
@@ -146,8 +161,21 @@ static void exec_redux(Warp *w, const Image *img, const DIns *d, uint32_t act)
 		default: break;
 		}
 	}
+	return r;
+}
+
+static void exec_redux(Warp *w, const Image *img, const DIns *d, uint32_t act)
+{
+	const uint32_t *a = srcp(w, img, d->s[0]);
+	uint32_t res[32], last_m = 0, last_r = 0;
+	int have = 0;
+	LANES(act, l) {             /* lanes usually share a mask: reduce once per mask */
+		uint32_t m = member_mask(w, img, d, 1, act, l);
+		if (!have || m != last_m) last_r = redux_over(d, a, m), last_m = m, have = 1;
+		res[l] = last_r;
+	}
 	uint32_t *dp = dstp(w, d->d[0]);
-	LANES(act, l) dp[l] = r;
+	LANES(act, l) dp[l] = res[l];
 }
 
 /* ---- barriers ------------------------------------------------------------------ */
@@ -589,6 +617,9 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	case OP_SHR: case OP_SHF: case OP_BFE: case OP_BFI: case OP_BMSK: case OP_BREV:
 	case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_FNS: case OP_PRMT: case OP_SET:
 	case OP_SELP: case OP_SLCT: case OP_CVT:
+	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
+	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
+	case OP_VMAX2: case OP_VMAX4:
 		if (gm && !exec_fast(w, img, d, gm)) exec_alu(w, img, d, gm);
 		break;
 	case NOP_:

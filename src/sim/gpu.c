@@ -141,6 +141,13 @@ static int place_vars(Gpu *g, Program *p)
 	if (gmem_alloc(&g->gm, (uint64_t)coff + 1, &p->cbank_dptr)) return RF_ERUNTIME;
 	p->cbank = gpu_mem_host(g, p->cbank_dptr, 1);
 	p->shared_module = (uint32_t)soff;
+	/* function addresses: for function pointers and vtables (prog.h) */
+	if (gmem_alloc(&g->gm, (uint64_t)m->nfunc * GPU_FUNC_STRIDE + 1, &p->code_dptr))
+		return RF_ERUNTIME;
+	p->gallocs = xrealloc(p->gallocs, (size_t)(p->ngalloc + 1) * sizeof *p->gallocs);
+	p->gallocs[p->ngalloc++] = p->code_dptr;
+	for (int32_t i = 0; i < m->nfunc; i++)
+		p->addr[m->funcs[i].sym] = (int64_t)(p->code_dptr + (uint64_t)i * GPU_FUNC_STRIDE);
 	/* initializers, then addresses stored in initializers */
 	for (int32_t k = 0; k < m->nglobal; k++) {
 		int32_t id = m->globals[k];

@@ -29,6 +29,7 @@
 #define GPU_SHARED_WIN   0x0000400000000000ull   /* generic window of .shared */
 #define GPU_PARAM_WIN    0x0000500000000000ull   /* generic window of kernel .param */
 #define GPU_WIN_SIZE     0x0000010000000000ull   /* each window's size */
+#define GPU_FUNC_STRIDE  16                      /* bytes between function addresses */
 
 typedef struct Dim3 { uint32_t x, y, z; } Dim3;
 

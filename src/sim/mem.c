@@ -47,7 +47,7 @@ int gmem_alloc(GMem *g, uint64_t bytes, uint64_t *dptr)
 		return RF_ERUNTIME;
 	}
 	VEC_RESERVE(g->a, g->cap, (size_t)g->n + 1);
-	g->a[g->n++] = (Alloc){g->next, bytes, host, 1};
+	g->a[g->n++] = (Alloc){g->next, bytes, host, 1, 0};
 	*dptr = g->next;
 	g->next += size + GAP;
 	g->used += bytes;
@@ -70,9 +70,10 @@ int32_t gmem_find(const GMem *g, uint64_t addr, uint64_t n)
 int gmem_free(GMem *g, uint64_t dptr)
 {
 	int32_t i = gmem_find(g, dptr, 1);
-	if (i < 0 || g->a[i].base != dptr) {
-		err_set("invalid device pointer 0x%llx: not the start of a live allocation",
-		        (unsigned long long)dptr);
+	if (i < 0 || g->a[i].base != dptr || g->a[i].heap) {
+		err_set("invalid device pointer 0x%llx: not the start of a live allocation%s",
+		        (unsigned long long)dptr, i >= 0 && g->a[i].heap ?
+		        " (device-side malloc's memory is freed by device-side free)" : "");
 		return RF_EINPUT;
 	}
 	g->a[i].live = 0;
@@ -80,4 +81,27 @@ int gmem_free(GMem *g, uint64_t dptr)
 	free(g->a[i].host);
 	g->a[i].host = NULL;
 	return RF_OK;
+}
+
+int gmem_heap_alloc(GMem *g, uint64_t bytes, uint64_t *dptr)
+{
+	*dptr = 0;
+	if (bytes == 0 || bytes > GMEM_HEAP_BYTES - g->heap_used) return RF_OK;
+	if (gmem_alloc(g, bytes, dptr)) {
+		*dptr = 0;
+		return RF_OK;
+	}
+	g->a[g->n - 1].heap = 1;
+	g->heap_used += bytes;
+	return RF_OK;
+}
+
+int gmem_heap_free(GMem *g, uint64_t dptr)
+{
+	if (!dptr) return RF_OK;
+	int32_t i = gmem_find(g, dptr, 1);
+	if (i < 0 || g->a[i].base != dptr || !g->a[i].heap) return RF_EINPUT;
+	g->heap_used -= g->a[i].size;
+	g->a[i].heap = 0;
+	return gmem_free(g, dptr);
 }

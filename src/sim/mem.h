@@ -12,6 +12,11 @@
  * Lookup is a binary search over allocations sorted by address (they are
  * created in address order, so the array stays sorted) behind a one-entry
  * cache per caller, which hits for almost every access of a kernel.
+ *
+ * Device-side malloc (and C++ new) allocates the same way, from a heap of
+ * GMEM_HEAP_BYTES (CUDA's default cudaLimitMallocHeapSize): beyond it
+ * malloc returns NULL, as CUDA's does.  Device free takes only what device
+ * malloc returned; cudaFree refuses those (gmem_free), as CUDA does.
  */
 #ifndef RFSIM_SIM_MEM_H
 #define RFSIM_SIM_MEM_H
@@ -22,18 +27,26 @@ typedef struct Alloc {
 	uint64_t base, size;     /* device address range [base, base+size) */
 	uint8_t *host;           /* backing store */
 	int live;                /* 0 once freed */
+	int heap;                /* from device-side malloc */
 } Alloc;
 
 typedef struct GMem {
 	Alloc *a; int32_t n, cap;
 	uint64_t next;           /* next free device address */
 	uint64_t used, capacity; /* bytes live / allowed */
+	uint64_t heap_used;      /* bytes live from device-side malloc */
 } GMem;
+
+#define GMEM_HEAP_BYTES (8ull << 20)
 
 void gmem_init(GMem *g, uint64_t capacity);
 void gmem_fini(GMem *g);
 int gmem_alloc(GMem *g, uint64_t bytes, uint64_t *dptr);  /* RF_ERUNTIME when full */
 int gmem_free(GMem *g, uint64_t dptr);                      /* RF_EINPUT if not a base */
+/* device-side malloc: *dptr = 0 when the heap is full; free: RF_EINPUT if
+   dptr is not what malloc returned (0 is allowed and does nothing) */
+int gmem_heap_alloc(GMem *g, uint64_t bytes, uint64_t *dptr);
+int gmem_heap_free(GMem *g, uint64_t dptr);
 /* index of the live allocation containing [addr, addr+n), or -1 */
 int32_t gmem_find(const GMem *g, uint64_t addr, uint64_t n);
 

@@ -5,7 +5,9 @@
  * device memory, .const ones in the constant bank, .shared ones at the
  * bottom of every CTA's shared memory) and decodes every kernel into an
  * Image (decode.h), so that every error a program can have before it runs
- * is reported at load time.
+ * is reported at load time.  Each function gets an address of its own (a
+ * function pointer, a vtable entry), in a device allocation that holds no
+ * code: an indirect call maps the address back to the function.
  */
 #ifndef RFSIM_SIM_PROG_H
 #define RFSIM_SIM_PROG_H
@@ -24,6 +26,8 @@ struct Program {
 	uint64_t cbank_dptr;     /* the constant bank's device allocation */
 	uint32_t cbank_bytes;
 	uint32_t shared_module;  /* bytes of module-scope .shared variables */
+	uint64_t code_dptr;      /* function addresses: Module.funcs[i] is at code_dptr +
+	                            i * GPU_FUNC_STRIDE (a device allocation, never read) */
 	int32_t *kernels;        /* Module.funcs index of each kernel */
 	int32_t nkernel;
 	Image **img;             /* per kernel */

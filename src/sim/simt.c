@@ -24,12 +24,14 @@ void simt_push(Warp *w, SimtEntry e)
 /* copy a finished call's return values back and restore the caller's frame */
 static void call_return(Cta *c, Warp *w, const SimtEntry *e)
 {
-	const CallInfo *ci = &c->L->img->calls[e->call];
+	const Image *img = c->L->img;
+	const CallInfo *ci = &img->calls[e->call];
+	const int32_t *src = ci->callee >= 0 ? ci->ret_src : img->funcs[e->func].ret_off;
 	uint32_t lanes = e->cmask & ~w->exited;
 	for (int32_t i = 0; i < ci->nrets; i++)
 		LANES(lanes, l) {
 			uint8_t *base = w->local + (size_t)l * w->local_bytes;
-			memcpy(base + e->lbase + ci->ret_dst[i], base + w->lbase + ci->ret_src[i],
+			memcpy(base + e->lbase + ci->ret_dst[i], base + w->lbase + src[i],
 			       (size_t)ci->ret_size[i]);
 		}
 	w->rbase = e->rbase;
@@ -90,11 +92,62 @@ void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken)
 	simt_settle(c, w);
 }
 
+/* the Image function at the address an indirect call's lane l holds; -1 if
+ * the address is no function of this kernel's program (or one it cannot
+ * reach: a kernel, a function without a body) */
+static int32_t callee_at(const Image *img, uint64_t a)
+{
+	uint64_t off = a - img->code_base;
+	if (a < img->code_base || off % GPU_FUNC_STRIDE) return -1;
+	uint64_t mf = off / GPU_FUNC_STRIDE;
+	return mf < (uint64_t)img->nmfunc ? img->img_of_mfunc[mf] : -1;
+}
+
+/* an indirect call: the lanes of the lowest active lane's target call it
+ * now; the others get an entry that runs the same call again when it
+ * returns, and all reconverge after the call (as a divergent branch) */
+static int indirect_target(Cta *c, Warp *w, const DIns *d, uint32_t *act, int *split)
+{
+	const Image *img = c->L->img;
+	const CallInfo *ci = &img->calls[d->aux];
+	const uint32_t *a = srcp(w, img, d->s[0]);
+	uint32_t first = (uint32_t)__builtin_ctz(*act), same = 0;
+	uint64_t target = rdw(a, first, 2);
+	int32_t f = callee_at(img, target);
+	const ImgFunc *cf = f >= 0 ? &img->funcs[f] : NULL;
+	if (!cf || cf->nparam != ci->nargs || cf->nret != ci->nrets || f == 0) {
+		char msg[160];
+		snprintf(msg, sizeof msg, cf ? "indirect call to a function whose parameters differ "
+		         "from the call's prototype (address 0x%llx)" : "indirect call to address "
+		         "0x%llx, which is no device function of this program",
+		         (unsigned long long)target);
+		exec_fault(c, w, first, d, FAULT_ADDRESS, msg);
+		return -1;
+	}
+	LANES(*act, l) same |= (uint32_t)(rdw(a, l, 2) == target) << l;
+	*split = same != *act;
+	if (*split) {
+		SimtEntry *t = &w->stk[w->nstk - 1];
+		int32_t pc = t->pc, func = t->func;
+		t->pc = pc + 1;              /* every lane reconverges after the call */
+		simt_push(w, (SimtEntry){pc, pc + 1, *act & ~same, -1, 0, 0, 0, 0, func});
+		*act = same;
+	}
+	return f;
+}
+
 int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const Image *img = c->L->img;
 	const CallInfo *ci = &img->calls[d->aux];
-	const ImgFunc *caller = &img->funcs[d->func], *callee = &img->funcs[ci->callee];
+	int32_t f = ci->callee;
+	int split = 0;
+	if (d->flags & DF_INDIRECT) {
+		f = indirect_target(c, w, d, &act, &split);
+		if (f < 0) return EX_FAULT;
+	}
+	const ImgFunc *caller = &img->funcs[d->func], *callee = &img->funcs[f];
+	const int32_t *dst = ci->callee >= 0 ? ci->arg_dst : callee->param_off;
 	int32_t rb = w->rbase + caller->nslot, pb = w->pbase + caller->npred;
 	uint32_t lb = w->lbase + (uint32_t)caller->frame_bytes;
 	if (rb + callee->nslot > img->max_slots || pb + callee->npred > img->max_preds ||
@@ -107,13 +160,12 @@ int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	for (int32_t i = 0; i < ci->nargs; i++)
 		LANES(act, l) {
 			uint8_t *base = w->local + (size_t)l * w->local_bytes;
-			memcpy(base + lb + ci->arg_dst[i], base + w->lbase + ci->arg_src[i],
+			memcpy(base + lb + dst[i], base + w->lbase + ci->arg_src[i],
 			       (size_t)ci->arg_size[i]);
 		}
 	SimtEntry *t = &w->stk[w->nstk - 1];
-	t->pc++;
-	SimtEntry e = {callee->entry, -1, act, d->aux, act, w->rbase, w->pbase, w->lbase,
-	               ci->callee};
+	if (!split) t->pc++;        /* a split left its rest entry at the call */
+	SimtEntry e = {callee->entry, -1, act, d->aux, act, w->rbase, w->pbase, w->lbase, f};
 	simt_push(w, e);
 	w->rbase = rb;
 	w->pbase = pb;
@@ -121,4 +173,3 @@ int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	w->depth++;
 	return EX_OK;
 }
-
