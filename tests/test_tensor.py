@@ -400,3 +400,153 @@ def test_wmma_under_every_model(tmp_path, config, sets):
     p, d = run(tmp_path, ptx, "mm", 1, 32, *args, sets=sets, config=config)
     assert p.returncode == 0, p.stderr
     assert (d / "arg3.bin").read_bytes() == reference(shape, at, ct, dt, A, B, C, False, True)
+
+
+# ---- mma.sync, ldmatrix, stmatrix --------------------------------------------------
+#
+# The PTX ISA specifies these fragments: which lane and register slot holds which
+# element ("Matrix fragments for mma.m*n*k*", groupID = lane >> 2, threadID_in_group
+# = lane % 4).  The tables are transcribed here independently of mma.c: each test
+# packs a, b and c per lane as the ISA says, the kernel loads each lane's registers
+# from its own slice, runs one mma, and stores d the same way; the result is unpacked
+# with the d table and compared bit for bit with reference() above.
+
+SHAPES.update({"m16n8k16": (16, 8, 16), "m16n8k8": (16, 8, 8), "m16n8k4": (16, 8, 4),
+               "m16n8k32": (16, 8, 32)})
+
+
+def isa_elem(shape, frag, t, lane, i):
+    """(row, col) of element slot i of lane `lane` in the ISA's fragment tables"""
+    g, q = lane >> 2, lane % 4
+    if shape == "m8n8k4":                                   # .f64
+        return {"a": (g, q), "b": (q, g)}.get(frag, (g, 2 * q + i))
+    if frag in "cd":
+        return (g if i < 2 else g + 8, 2 * q + (i & 1))
+    es = ESIZE[t]
+    if frag == "a":
+        if es == 2:
+            return (g if i in (0, 1, 4, 5) else g + 8, 2 * q + (i & 1) + (8 if i >= 4 else 0))
+        if es == 4:
+            return (g if i in (0, 2) else g + 8, q if i < 2 else q + 4)
+        return (g if i < 4 or 8 <= i < 12 else g + 8, 4 * q + (i & 3) + (16 if i >= 8 else 0))
+    if es == 2:
+        return (2 * q + (i & 1) + (8 if i >= 2 else 0), g)
+    if es == 4:
+        return (q if i == 0 else q + 4, g)
+    return (4 * q + (i & 3) + (16 if i >= 4 else 0), g)
+
+
+def sync_slots(shape, frag, t):
+    m, n, k = SHAPES[shape]
+    rows, cols = {"a": (m, k), "b": (k, n)}.get(frag, (m, n))
+    return rows, cols, rows * cols // 32                    # element slots per lane
+
+
+def pack_lanes(shape, frag, t, raw):
+    """the registers of every lane (lane-major, 4 or 8 bytes each) holding the
+    row-major matrix whose element bytes are raw"""
+    rows, cols, slots = sync_slots(shape, frag, t)
+    es = ESIZE[t]
+    el = elems(raw, es)
+    out = bytearray()
+    for lane in range(32):
+        for i in range(slots):
+            r, c = isa_elem(shape, frag, t, lane, i)
+            out += el[r * cols + c]
+    return bytes(out)
+
+
+def unpack_lanes(shape, frag, t, raw):
+    rows, cols, slots = sync_slots(shape, frag, t)
+    es = ESIZE[t]
+    m = [None] * (rows * cols)
+    for lane in range(32):
+        for i in range(slots):
+            r, c = isa_elem(shape, frag, t, lane, i)
+            off = (lane * slots + i) * es
+            m[r * cols + c] = raw[off:off + es]
+    return b"".join(m)
+
+
+def sync_kernel(shape, at, bt, ct, dt, sat):
+    """mm(pa, pb, pc, pd): each lane loads its a, b, c registers from its slice of
+    pa..pc, d = a b + c, each lane stores its d registers to its slice of pd"""
+    lines = ["mov.u32 %r0, %tid.x;", "cvt.u64.u32 %rd9, %r0;"]
+    n = [1]
+    frags = {}
+    for k, (name, t) in enumerate([("a", at), ("b", bt), ("c", ct), ("d", dt)]):
+        rows, cols, slots = sync_slots(shape, name, t)
+        rb = 8 if t == "f64" else 4
+        nr = slots * ESIZE[t] // rb
+        kind, ty = {"f64": ("fd", "f64"), "f32": ("f", "f32")}.get(t, ("r", "b32"))
+        names = [f"%{kind}{n[0] + i}" for i in range(nr)]
+        n[0] += nr
+        frags[name] = (names, ty, rb, nr)
+        lines += [f"mul.lo.u64 %rd{20 + k}, %rd9, {nr * rb};",
+                  f"add.s64 %rd{20 + k}, %rd{20 + k}, %rd{k + 1};"]
+        if name != "d":
+            lines += [f"ld.global.{ty} {r}, [%rd{20 + k}+{i * rb}];" for i, r in enumerate(names)]
+    vec = lambda name: "{" + ", ".join(frags[name][0]) + "}"
+    mods = (".satfinite" if sat else "")
+    lines.append(f"mma.sync.aligned.{shape}.row.col{mods}.{dt}.{at}.{bt}.{ct} "
+                 f"{vec('d')}, {vec('a')}, {vec('b')}, {vec('c')};")
+    names, ty, rb, nr = frags["d"]
+    lines += [f"st.global.{ty} [%rd23+{i * rb}], {r};" for i, r in enumerate(names)]
+    body = "\n\t".join(["ld.param.u64 %rd1, [pa];", "ld.param.u64 %rd2, [pb];",
+                        "ld.param.u64 %rd3, [pc];", "ld.param.u64 %rd4, [pd];"] + lines
+                       + ["ret;"])
+    return f""".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry mm(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)
+{{
+	.reg .b32 %r<200>;
+	.reg .f32 %f<200>;
+	.reg .f64 %fd<20>;
+	.reg .b64 %rd<40>;
+	{body}
+}}
+"""
+
+
+def sync_cases():
+    out = []
+    for shape in ("m16n8k16", "m16n8k8"):
+        for at, ct, dt in [("f16", "f32", "f32"), ("f16", "f16", "f16"), ("f16", "f16", "f32"),
+                           ("f16", "f32", "f16"), ("bf16", "f32", "f32")]:
+            out.append((shape, at, at, ct, dt, False))
+    out += [("m16n8k8", "tf32", "tf32", "f32", "f32", False),
+            ("m16n8k4", "tf32", "tf32", "f32", "f32", False),
+            ("m8n8k4", "f64", "f64", "f64", "f64", False)]
+    for shape in ("m16n8k16", "m16n8k32"):
+        for at, bt, sat in [("s8", "s8", False), ("u8", "u8", False), ("s8", "u8", False),
+                            ("u8", "s8", True), ("s8", "s8", True)]:
+            out.append((shape, at, bt, "s32", "s32", sat))
+    return out
+
+
+@pytest.mark.parametrize("shape, at, bt, ct, dt, sat", sync_cases(),
+                         ids=lambda v: v if isinstance(v, str) else None)
+def test_mma_sync(tmp_path, shape, at, bt, ct, dt, sat):
+    m, n, k = SHAPES[shape]
+    rnd = random.Random(f"sync{shape}{at}{bt}{ct}{dt}{sat}")
+    A, ab = values(at, m * k, rnd)
+    B, bb = values(bt, k * n, rnd)
+    C, cb = values(ct, m * n, rnd, big=sat)
+    if at in ("s8", "u8") and bt != at:
+        pass                          # mixed signedness: each value decoded by its type
+    ptx = tmp_path / "mm.ptx"
+    ptx.write_text(sync_kernel(shape, at, bt, ct, dt, sat))
+    fa, fb, fc = (pack_lanes(shape, "a", at, ab), pack_lanes(shape, "b", bt, bb),
+                  pack_lanes(shape, "c", ct, cb))
+    args = [f"buf:u8:{len(fa)}:{infile(tmp_path, 'a.bin', fa)}",
+            f"buf:u8:{len(fb)}:{infile(tmp_path, 'b.bin', fb)}",
+            f"buf:u8:{len(fc)}:{infile(tmp_path, 'c.bin', fc)}",
+            f"buf:u8:{m * n * ESIZE[dt]}:zero"]
+    p, d = run(tmp_path, ptx, "mm", 1, 32, *args)
+    assert p.returncode == 0, p.stderr
+    got = unpack_lanes(shape, "d", dt, (d / "arg3.bin").read_bytes())
+    want = reference(shape, at, ct, dt, A, B, C, sat, False)
+    ds = ESIZE[dt]
+    bad = [(i // n, i % n) for i in range(m * n) if got[i * ds:(i + 1) * ds] != want[i * ds:(i + 1) * ds]]
+    assert not bad, f"{len(bad)} elements differ, first {bad[:6]}"
