@@ -550,3 +550,247 @@ def test_mma_sync(tmp_path, shape, at, bt, ct, dt, sat):
     ds = ESIZE[dt]
     bad = [(i // n, i % n) for i in range(m * n) if got[i * ds:(i + 1) * ds] != want[i * ds:(i + 1) * ds]]
     assert not bad, f"{len(bad)} elements differ, first {bad[:6]}"
+
+
+def ldst_kernel(op, num, trans, space, target="sm_80"):
+    """lm(pin, pout, prow): copy pin (2048 bytes) to shared, lane l's row address is
+    sa + prow[l]; ldmatrix: store each lane's registers to pout (lane-major);
+    stmatrix: load them from pout's slice, store the matrices, copy shared to pin"""
+    regs = [f"%r{40 + i}" for i in range(num)]
+    vec = "{" + ", ".join(regs) + "}"
+    sp = ".shared" if space == "shared" else ""
+    addr = ("add.s32 %r20, %r11, %r10;" if space == "shared" else
+            "cvta.shared.u64 %rd20, sa; cvt.u64.u32 %rd21, %r10; add.s64 %rd20, %rd20, %rd21;")
+    a = "[%r20]" if space == "shared" else "[%rd20]"
+    mod = f".sync.aligned.m8n8.x{num}{'.trans' if trans else ''}{sp}.b16"
+    copy_in = ["mov.u32 %r2, %r0;", "CIN:", "setp.ge.u32 %p1, %r2, 512;", "@%p1 bra CIND;",
+               "mul.wide.u32 %rd5, %r2, 4;", "add.s64 %rd6, %rd1, %rd5;",
+               "ld.global.b32 %r3, [%rd6];", "shl.b32 %r4, %r2, 2;", "add.s32 %r4, %r4, %r11;",
+               "st.shared.b32 [%r4], %r3;", "add.s32 %r2, %r2, 32;", "bra.uni CIN;", "CIND:",
+               "bar.sync 0;"]
+    row = ["mul.wide.u32 %rd7, %r0, 4;", "add.s64 %rd8, %rd3, %rd7;",
+           "ld.global.u32 %r10, [%rd8];", addr]
+    slot = [f"mul.wide.u32 %rd9, %r0, {4 * num};", "add.s64 %rd10, %rd2, %rd9;"]
+    if op == "ldmatrix":
+        body = copy_in + row + [f"ldmatrix{mod} {vec}, {a};"] + slot + \
+            [f"st.global.b32 [%rd10+{4 * i}], {r};" for i, r in enumerate(regs)]
+    else:
+        body = copy_in + row + slot + \
+            [f"ld.global.b32 {r}, [%rd10+{4 * i}];" for i, r in enumerate(regs)] + \
+            [f"stmatrix{mod} {a}, {vec};", "bar.sync 0;"] + \
+            ["mov.u32 %r2, %r0;", "COUT:", "setp.ge.u32 %p1, %r2, 512;", "@%p1 bra COUTD;",
+             "mul.wide.u32 %rd5, %r2, 4;", "add.s64 %rd6, %rd1, %rd5;",
+             "shl.b32 %r4, %r2, 2;", "add.s32 %r4, %r4, %r11;", "ld.shared.b32 %r3, [%r4];",
+             "st.global.b32 [%rd6], %r3;", "add.s32 %r2, %r2, 32;", "bra.uni COUT;", "COUTD:"]
+    body = ["ld.param.u64 %rd1, [pin];", "ld.param.u64 %rd2, [pout];",
+            "ld.param.u64 %rd3, [prow];", "mov.u32 %r0, %tid.x;", "mov.u32 %r11, sa;"] + body
+    body = "\n\t".join(body + ["ret;"])
+    return f""".version 8.0
+.target {target}
+.address_size 64
+.visible .entry lm(.param .u64 pin, .param .u64 pout, .param .u64 prow)
+{{
+	.reg .pred %p<4>;
+	.reg .b32 %r<100>;
+	.reg .b64 %rd<40>;
+	.shared .align 16 .b8 sa[2048];
+	{body}
+}}
+"""
+
+
+def ldmatrix_ref(smem, rows, num, trans):
+    """each lane's registers (lane-major) per the ISA: lane l holds in register k the
+    pair (row l/4, columns 2(l%4), +1) of matrix k, transposed with .trans"""
+    def el(k, r, c):
+        off = rows[8 * k + r] + 2 * c
+        return smem[off:off + 2]
+    out = bytearray()
+    for lane in range(32):
+        g, q = lane >> 2, lane % 4
+        for k in range(num):
+            if trans:
+                out += el(k, 2 * q, g) + el(k, 2 * q + 1, g)
+            else:
+                out += el(k, g, 2 * q) + el(k, g, 2 * q + 1)
+    return bytes(out)
+
+
+def row_offsets(rnd, num):
+    """distinct 16-byte rows anywhere in the 2048-byte buffer; lanes past 8 * num
+    repeat valid ones, as the ISA asks"""
+    rows = [16 * r for r in rnd.sample(range(128), 8 * num)]
+    return rows + [rows[i % len(rows)] for i in range(32 - len(rows))]
+
+
+@pytest.mark.parametrize("num", [1, 2, 4])
+@pytest.mark.parametrize("trans", [False, True])
+@pytest.mark.parametrize("space", ["shared", "generic"])
+def test_ldmatrix(tmp_path, num, trans, space):
+    rnd = random.Random(f"ldm{num}{trans}{space}")
+    smem = bytes(rnd.randrange(256) for _ in range(2048))
+    rows = row_offsets(rnd, num)
+    ptx = tmp_path / "lm.ptx"
+    ptx.write_text(ldst_kernel("ldmatrix", num, trans, space))
+    p, d = run(tmp_path, ptx, "lm", 1, 32, f"buf:u8:2048:{infile(tmp_path, 'in.bin', smem)}",
+               f"buf:u8:{128 * num}:zero",
+               f"buf:u8:128:{infile(tmp_path, 'rows.bin', struct.pack('<32I', *rows))}")
+    assert p.returncode == 0, p.stderr
+    assert (d / "arg1.bin").read_bytes() == ldmatrix_ref(smem, rows, num, trans)
+
+
+@pytest.mark.parametrize("num, trans", [(1, False), (2, True), (4, False), (4, True)])
+def test_stmatrix(tmp_path, num, trans):
+    """stmatrix (sm_90) writes back exactly what ldmatrix of the same rows reads"""
+    rnd = random.Random(f"stm{num}{trans}")
+    smem = bytes(rnd.randrange(256) for _ in range(2048))
+    rows = row_offsets(rnd, num)
+    regs = bytes(rnd.randrange(256) for _ in range(128 * num))
+    ptx = tmp_path / "sm.ptx"
+    ptx.write_text(ldst_kernel("stmatrix", num, trans, "shared", "sm_90"))
+    p, d = run(tmp_path, ptx, "lm", 1, 32, f"buf:u8:2048:{infile(tmp_path, 'in.bin', smem)}",
+               f"buf:u8:{128 * num}:{infile(tmp_path, 'regs.bin', regs)}",
+               f"buf:u8:128:{infile(tmp_path, 'rows.bin', struct.pack('<32I', *rows))}")
+    assert p.returncode == 0, p.stderr
+    got = (d / "arg0.bin").read_bytes()
+    want = bytearray(smem)
+    for k in range(num):                  # row r of matrix k from the registers
+        for r in range(8):
+            for c in range(8):
+                rr, cc = (c, r) if trans else (r, c)
+                lane, half = 4 * rr + cc // 2, cc % 2
+                src = (lane * num + k) * 4 + 2 * half
+                o = rows[8 * k + r] + 2 * c
+                want[o:o + 2] = regs[src:src + 2]
+    assert got == bytes(want)
+    assert ldmatrix_ref(got, rows, num, trans) == regs    # the inverse of ldmatrix
+
+
+def test_ldmatrix_faults(tmp_path):
+    """a misaligned row address (lane 5) is reported for that lane"""
+    rows = [16 * i for i in range(32)]
+    rows[5] += 4
+    ptx = tmp_path / "lm.ptx"
+    ptx.write_text(ldst_kernel("ldmatrix", 1, False, "shared"))
+    p, _ = run(tmp_path, ptx, "lm", 1, 32, "buf:u8:2048:zero", "buf:u8:128:zero",
+               f"buf:u8:128:{infile(tmp_path, 'rows.bin', struct.pack('<32I', *rows))}")
+    assert p.returncode != 0
+    assert "misaligned" in p.stderr and "thread (5," in p.stderr, p.stderr
+
+
+def stat(s, key):
+    if isinstance(s, dict):
+        for k, v in s.items():
+            r = v if k == key else stat(v, key)
+            if r is not None:
+                return r
+    if isinstance(s, list):
+        for v in s:
+            r = stat(v, key)
+            if r is not None:
+                return r
+    return None
+
+
+@pytest.mark.parametrize("stride, extra", [(16, 3), (64, 15), (128, 31)])
+def test_ldmatrix_bank_waves(tmp_path, stride, extra):
+    """ldmatrix.x4 is served one 8x8 matrix (eight 16-byte rows) per phase: packed rows
+    take 4 wavefronts (3 extra cycles); rows 64 bytes apart fall 4 to a bank group per
+    phase (16), 128 bytes apart 8 (32); the copy loop's accesses have no conflicts"""
+    import json
+    rows = [(stride * i) % 2048 + 16 * (stride * i // 2048) for i in range(32)]
+    ptx = tmp_path / "lm.ptx"
+    ptx.write_text(ldst_kernel("ldmatrix", 4, False, "shared"))
+    st = tmp_path / "s.json"
+    cmd = [str(RFSIM), "run", str(ptx), "-k", "lm", "-g", "1", "-b", "32", "--stats", str(st),
+           "-a", "buf:u8:2048:zero", "-a", "buf:u8:512:zero",
+           "-a", f"buf:u8:128:{infile(tmp_path, 'rows.bin', struct.pack('<32I', *rows))}"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert stat(json.loads(st.read_text()), "smem_conflicts") == extra
+
+
+def canonical_kernel(warps):
+    """gemm(pin, pd): A (16 x 16 f16, row-major, 32-byte rows) and B (16 x 8 f16,
+    row-major) are copied to shared memory; each warp loads A with ldmatrix.x4, B with
+    ldmatrix.x2.trans, multiplies with mma m16n8k16 (c = 0) and stores its 16 x 8 f32
+    d (warp w at pd + w * 512) from the ISA's d layout -- what hand-written Ampere
+    GEMMs do"""
+    body = """ld.param.u64 %rd1, [pin];
+	ld.param.u64 %rd2, [pd];
+	mov.u32 %r0, %tid.x;
+	mov.u32 %r11, sa;
+	mov.u32 %r2, %r0;
+CIN:
+	setp.ge.u32 %p1, %r2, 192;
+	@%p1 bra CIND;
+	mul.wide.u32 %rd5, %r2, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.b32 %r3, [%rd6];
+	shl.b32 %r4, %r2, 2;
+	add.s32 %r4, %r4, %r11;
+	st.shared.b32 [%r4], %r3;
+	add.s32 %r2, %r2, WARPS32;
+	bra.uni CIN;
+CIND:
+	bar.sync 0;
+	and.b32 %r5, %r0, 31;
+	and.b32 %r6, %r5, 15;
+	shl.b32 %r7, %r6, 5;
+	shr.u32 %r8, %r5, 4;
+	shl.b32 %r8, %r8, 4;
+	add.s32 %r7, %r7, %r8;
+	add.s32 %r7, %r7, %r11;
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r40, %r41, %r42, %r43}, [%r7];
+	shl.b32 %r9, %r6, 4;
+	add.s32 %r9, %r9, 512;
+	add.s32 %r9, %r9, %r11;
+	ldmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 {%r44, %r45}, [%r9];
+	mov.f32 %f1, 0f00000000;
+	mov.f32 %f2, 0f00000000;
+	mov.f32 %f3, 0f00000000;
+	mov.f32 %f4, 0f00000000;
+	mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f5, %f6, %f7, %f8}, {%r40, %r41, %r42, %r43}, {%r44, %r45}, {%f1, %f2, %f3, %f4};
+	shr.u32 %r12, %r5, 2;
+	and.b32 %r13, %r5, 3;
+	shl.b32 %r12, %r12, 3;
+	shl.b32 %r13, %r13, 1;
+	add.s32 %r12, %r12, %r13;
+	shr.u32 %r14, %r0, 5;
+	shl.b32 %r14, %r14, 7;
+	add.s32 %r12, %r12, %r14;
+	mul.wide.u32 %rd7, %r12, 4;
+	add.s64 %rd8, %rd2, %rd7;
+	st.global.v2.f32 [%rd8], {%f5, %f6};
+	st.global.v2.f32 [%rd8+256], {%f7, %f8};
+	ret;""".replace("WARPS32", str(32 * warps))
+    return f""".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry gemm(.param .u64 pin, .param .u64 pd)
+{{
+	.reg .pred %p<4>;
+	.reg .b32 %r<100>;
+	.reg .f32 %f<20>;
+	.reg .b64 %rd<20>;
+	.shared .align 16 .b8 sa[768];
+	{body}
+}}
+"""
+
+
+@pytest.mark.parametrize("config, sets", [(None, []), ("gebhart-isca11", []),
+                                          ("maxwell-ltrf", ["ltrf.partition=strand"])]
+                         + [(None, [f"rf.model={m}"]) for m in models()])
+def test_ldmatrix_mma_gemm(tmp_path, config, sets):
+    """the canonical pattern under every register-file model and pass: two warps"""
+    rnd = random.Random(11)
+    A, ab = values("f16", 256, rnd)
+    B, bb = values("f16", 128, rnd)
+    ptx = tmp_path / "g.ptx"
+    ptx.write_text(canonical_kernel(2))
+    p, d = run(tmp_path, ptx, "gemm", 1, 64, f"buf:u8:768:{infile(tmp_path, 'in.bin', ab + bb)}",
+               "buf:u8:1024:zero", sets=sets, config=config)
+    assert p.returncode == 0, p.stderr
+    want = reference("m16n8k16", "f16", "f32", "f32", A, B, [0.0] * 128, False, False)
+    assert (d / "arg1.bin").read_bytes() == want * 2

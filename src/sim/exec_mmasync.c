@@ -21,7 +21,8 @@
  * the pair (rows 2 (l % 4), + 1, column l / 4), lower column/row in the
  * low half.  stmatrix writes the same rows from the same registers.  Each
  * row is one traced access of lane 8m + r (StepTrace, 16 bytes), so the
- * coalescer counts exactly the bank wavefronts those rows take; a fault
+ * coalescer counts exactly the bank wavefronts those rows take, one 8x8
+ * matrix per phase (StepTrace.phase); a fault
  * names the lane whose address failed.
  */
 #include "base/base.h"
@@ -86,6 +87,7 @@ void exec_mma_sync(Warp *w, const Image *img, const DIns *d, uint32_t act)
 static uint8_t *row_at(Cta *c, Warp *w, const DIns *d, uint32_t lane, int store)
 {
 	uint64_t a = exec_addr_of(w, c->L->img, d, lane);
+	if (w->trace) w->trace->phase = 8;
 	return exec_span(c, w, lane, d, d->space, a, 16, 16, store, 1);
 }
 
