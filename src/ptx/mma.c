@@ -71,7 +71,7 @@ PtxType mma_type(const Ins *in, int frag)
 /* ---- mma.sync ------------------------------------------------------------------
 
    The shapes and types rfsim runs (.row.col only):
-     m16n8k16, m16n8k8   a, b .f16 (c, d .f16 or .f32) or .bf16 (c, d .f32)
+     m16n8k16, m16n8k8   a, b .f16 (c = d .f16 or .f32) or .bf16 (c, d .f32)
      m16n8k8, m16n8k4    a, b .tf32, c, d .f32
      m16n8k16, m16n8k32  a, b .s8/.u8, c, d .s32
      m8n8k4              a, b, c, d .f64

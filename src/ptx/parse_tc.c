@@ -19,7 +19,8 @@
  *       give (mma.c), each of the fragment's register width.
  *
  *   mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype{.rn}  d, a, b, c;
- *       the shapes and types of mma.c's table, each fragment the vector the
+ *       the shapes and types of mma.c's table (c and d of one type, as ptxas
+ *       requires), each fragment the vector the
  *       ISA's "Matrix fragments for mma.m*n*k*" gives; .satfinite for the
  *       integer forms, .rn for .f64.
  *   ldmatrix.sync.aligned.m8n8.x1|x2|x4{.trans}{.shared{::cta}}.b16  r, [p];
@@ -305,9 +306,9 @@ static void mma_sync_check(Parser *p, const Tok *t, const Ins *in, int st)
 			           "mma.sync m16n8k16/m16n8k8 .f16/.bf16, m16n8k8/m16n8k4 .tf32, "
 			           "m16n8k16/m16n8k32 .s8/.u8, m8n8k4 .f64)", (int)t->len, t->s);
 	int ok = integer ? (b == PT_S8 || b == PT_U8) && c == PT_S32 && d == PT_S32
-	       : a == b && c != PT_S32 && d != PT_S32 &&
-	         (a == PT_F16 || (c != PT_F16 && d != PT_F16));
-	need(p, t, ok, "unsupported combination of types");
+	       : a == b && c == d && c != PT_S32 && (a == PT_F16 || c != PT_F16);
+	need(p, t, ok, "unsupported combination of types (c and d of one type: .f16 or .f32 "
+	     "for .f16, .f32 for .bf16/.tf32, .s32 for .s8/.u8)");
 	need(p, t, !in->rnd || (d == PT_F64 && in->rnd == RND_RN), "only .f64 takes .rn");
 	need(p, t, !(in->mods & MOD_SATFINITE) || integer, ".satfinite is for .s8/.u8 only");
 	for (int k = 0; k < 4; k++)
