@@ -793,3 +793,45 @@ def test_ldmatrix_mma_gemm(tmp_path, config, sets):
     assert p.returncode == 0, p.stderr
     want = reference("m16n8k16", "f16", "f32", "f32", A, B, [0.0] * 128, False, False)
     assert (d / "arg1.bin").read_bytes() == want * 2
+
+
+def mma_chain(shape, count):
+    """count independent mma.sync (zero inputs, distinct d registers) on one warp;
+    m16n8k16 .f16 and m16n8k32 .s8 both take 4 + 2 + 4 registers"""
+    na, nb = 4, 2
+    at = "s8" if shape == "m16n8k32" else "f16"
+    ct = "s32" if shape == "m16n8k32" else "f32"
+    A = "{" + ", ".join(f"%r{i}" for i in range(na)) + "}"
+    B = "{" + ", ".join(f"%r{10 + i}" for i in range(nb)) + "}"
+    C = "{%r20, %r21, %r22, %r23}"
+    lines = [f"mov.b32 %r{i}, 0;" for i in list(range(na)) + [10, 11, 20, 21, 22, 23]]
+    for j in range(count):
+        D = "{" + ", ".join(f"%r{100 + 4 * j + i}" for i in range(4)) + "}"
+        lines.append(f"mma.sync.aligned.{shape}.row.col.{ct}.{at}.{at}.{ct} {D}, {A}, {B}, {C};")
+    lines.append("ret;")
+    return """.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry mc()
+{
+	.reg .b32 %r<200>;
+	""" + "\n\t".join(lines) + "\n}\n"
+
+
+def test_mma_unit_busy_scales_with_shape(tmp_path):
+    """one tensor unit, 8 independent mma: each m16n8k32 (4096 multiply-adds) keeps it
+    busy pipe.tc.ii cycles (128 here, so the unit and not operand collection sets the
+    pace), each m16n8k16 (2048) half as long: the last issues 7 * 64 cycles earlier"""
+    import json
+    cyc = {}
+    for shape in ("m16n8k16", "m16n8k32"):
+        ptx = tmp_path / f"{shape}.ptx"
+        ptx.write_text(mma_chain(shape, 8))
+        st = tmp_path / f"{shape}.json"
+        p = subprocess.run([str(RFSIM), "run", str(ptx), "-k", "mc", "-g", "1", "-b", "32",
+                            "--stats", str(st), "-s", "pipe.tc.count=1", "-s",
+                            "pipe.tc.ii=128"],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        cyc[shape] = stat(json.loads(st.read_text()), "cycles")
+    assert cyc["m16n8k32"] - cyc["m16n8k16"] == 7 * 64, cyc
