@@ -779,10 +779,13 @@ CIND:
 
 
 @pytest.mark.parametrize("config, sets", [(None, []), ("gebhart-isca11", []),
-                                          ("maxwell-ltrf", ["ltrf.partition=strand"])]
+                                          ("maxwell-ltrf", ["ltrf.partition=strand"]),
+                                          (None, ["rf.model=regmutex", "regmutex.es=4"]),
+                                          (None, ["rf.model=regshare", "maxrregcount=40"])]
                          + [(None, [f"rf.model={m}"]) for m in models()])
 def test_ldmatrix_mma_gemm(tmp_path, config, sets):
-    """the canonical pattern under every register-file model and pass: two warps"""
+    """the canonical pattern under every register-file model and pass and a forced
+    RegMutex extended set: two warps"""
     rnd = random.Random(11)
     A, ab = values("f16", 256, rnd)
     B, bb = values("f16", 128, rnd)
@@ -835,3 +838,34 @@ def test_mma_unit_busy_scales_with_shape(tmp_path):
         assert p.returncode == 0, p.stderr
         cyc[shape] = stat(json.loads(st.read_text()), "cycles")
     assert cyc["m16n8k32"] - cyc["m16n8k16"] == 7 * 64, cyc
+
+
+@pytest.mark.parametrize("sets", [[], ["maxrregcount=16"], ["maxrregcount=20", "rf.model=rfc"],
+                                  ["rf.model=regmutex", "regmutex.es=4"]])
+def test_corpus_hgemm(tmp_path, sets):
+    """nvcc's code for tests/ptx/mma.cu's hgemm (inline ldmatrix + mma in a K loop,
+    accumulators carried across iterations), also with fragments spilled to local
+    memory (maxrregcount=16: 9 values) and under RegMutex, against the reference"""
+    corpus = ROOT / "tests" / "ptx" / "mma.sm80.ptx"
+    rnd = random.Random(5)
+    tiles = 3
+    raw, mats = b"", []
+    for _ in range(tiles):
+        A, ab = values("f16", 256, rnd)
+        B, bb = values("f16", 128, rnd)
+        raw += ab + bb
+        mats.append((A, B))
+    D = [0.0] * 128
+    for A, B in mats:                        # d = a b + d, one rounding per mma
+        D = list(struct.unpack("<128f", reference("m16n8k16", "f16", "f32", "f32", A, B, D,
+                                                  False, False)))
+    want = b""
+    for lane in range(32):
+        g, q = lane >> 2, lane % 4
+        for r, c in ((g, 2 * q), (g, 2 * q + 1), (g + 8, 2 * q), (g + 8, 2 * q + 1)):
+            want += struct.pack("<f", D[r * 8 + c])
+    p, d = run(tmp_path, corpus, "_Z5hgemmPK5uint4Pfi", 1, 32,
+               f"buf:u8:{len(raw)}:{infile(tmp_path, 'g.bin', raw)}", "buf:f32:128:zero",
+               f"u32:{tiles}", sets=sets)
+    assert p.returncode == 0, p.stderr
+    assert (d / "arg1.bin").read_bytes() == want
