@@ -18,7 +18,8 @@
  *          mma.sync keeps its tensor unit busy for pipe.tc.ii scaled by its
  *          multiply-adds relative to m16n16k16's 4096 (TIns.ii_shift).
  *   regs   reads: each register source, the address base, the source
- *          fragments of wmma, mma and stmatrix (Image.mma), predicate sources and the guard; writes: each destination.  A 64-bit
+ *          fragments of wmma, mma and stmatrix (Image.mma), predicate
+ *          sources and the guard; writes: each destination.  A 64-bit
  *          operand is two slots, a 128-bit one four (the main register
  *          file is 32 bits wide per lane, so each slot is one warp-wide
  *          register access).  Duplicates are removed: an instruction
