@@ -41,7 +41,8 @@
  * segment i names thread i of the warp.
  *
  * wmma.mma (and mma.sync, exec_mmasync.c, through exec_mma_compute)
- * computes each d[i][j] from the first copy of each element: the products of the k-th elements are summed in double precision, k in
+ * computes each d[i][j] from the first copy of each element: the
+ * products of the k-th elements are summed in double precision, k in
  * order, c[i][j] added last, and the sum rounded once (to nearest even) to
  * d's type, .satfinite turning an infinity into the largest finite value
  * of its sign; .tf32 inputs drop their 13 low mantissa bits first, as the
