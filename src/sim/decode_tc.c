@@ -1,10 +1,11 @@
 /*
  * decode_tc.c -- lowering of cp.async, wmma, mma, ldmatrix and stmatrix
  * (decode.h gives the DIns form of each; mma lowers as wmma.mma does).
- * The parser has checked their operands (parse_tc.c); here they become slots and immediate rows, with the wmma fragments that
- * do not fit a DIns's eight sources in the Image's MmaRegs table, and the
- * forms the functional core does not model are refused: wmma.mma .f64
- * with a rounding other than .rn.
+ * The parser has checked their operands (parse_tc.c); here they become
+ * slots and immediate rows, with the source fragments that do not fit a
+ * DIns's eight sources in the Image's MmaRegs table, and the forms the
+ * functional core does not model are refused: wmma.mma .f64 with a
+ * rounding other than .rn.
  */
 #include "base/base.h"
 #include "sim/decode_int.h"
