@@ -400,3 +400,472 @@ def test_wmma_under_every_model(tmp_path, config, sets):
     p, d = run(tmp_path, ptx, "mm", 1, 32, *args, sets=sets, config=config)
     assert p.returncode == 0, p.stderr
     assert (d / "arg3.bin").read_bytes() == reference(shape, at, ct, dt, A, B, C, False, True)
+
+
+# ---- mma.sync, ldmatrix, stmatrix --------------------------------------------------
+#
+# The PTX ISA specifies these fragments: which lane and register slot holds which
+# element ("Matrix fragments for mma.m*n*k*", groupID = lane >> 2, threadID_in_group
+# = lane % 4).  The tables are transcribed here independently of mma.c: each test
+# packs a, b and c per lane as the ISA says, the kernel loads each lane's registers
+# from its own slice, runs one mma, and stores d the same way; the result is unpacked
+# with the d table and compared bit for bit with reference() above.
+
+SHAPES.update({"m16n8k16": (16, 8, 16), "m16n8k8": (16, 8, 8), "m16n8k4": (16, 8, 4),
+               "m16n8k32": (16, 8, 32)})
+
+
+def isa_elem(shape, frag, t, lane, i):
+    """(row, col) of element slot i of lane `lane` in the ISA's fragment tables"""
+    g, q = lane >> 2, lane % 4
+    if shape == "m8n8k4":                                   # .f64
+        return {"a": (g, q), "b": (q, g)}.get(frag, (g, 2 * q + i))
+    if frag in "cd":
+        return (g if i < 2 else g + 8, 2 * q + (i & 1))
+    es = ESIZE[t]
+    if frag == "a":
+        if es == 2:
+            return (g if i in (0, 1, 4, 5) else g + 8, 2 * q + (i & 1) + (8 if i >= 4 else 0))
+        if es == 4:
+            return (g if i in (0, 2) else g + 8, q if i < 2 else q + 4)
+        return (g if i < 4 or 8 <= i < 12 else g + 8, 4 * q + (i & 3) + (16 if i >= 8 else 0))
+    if es == 2:
+        return (2 * q + (i & 1) + (8 if i >= 2 else 0), g)
+    if es == 4:
+        return (q if i == 0 else q + 4, g)
+    return (4 * q + (i & 3) + (16 if i >= 4 else 0), g)
+
+
+def sync_slots(shape, frag, t):
+    m, n, k = SHAPES[shape]
+    rows, cols = {"a": (m, k), "b": (k, n)}.get(frag, (m, n))
+    return rows, cols, rows * cols // 32                    # element slots per lane
+
+
+def pack_lanes(shape, frag, t, raw):
+    """the registers of every lane (lane-major, 4 or 8 bytes each) holding the
+    row-major matrix whose element bytes are raw"""
+    rows, cols, slots = sync_slots(shape, frag, t)
+    es = ESIZE[t]
+    el = elems(raw, es)
+    out = bytearray()
+    for lane in range(32):
+        for i in range(slots):
+            r, c = isa_elem(shape, frag, t, lane, i)
+            out += el[r * cols + c]
+    return bytes(out)
+
+
+def unpack_lanes(shape, frag, t, raw):
+    rows, cols, slots = sync_slots(shape, frag, t)
+    es = ESIZE[t]
+    m = [None] * (rows * cols)
+    for lane in range(32):
+        for i in range(slots):
+            r, c = isa_elem(shape, frag, t, lane, i)
+            off = (lane * slots + i) * es
+            m[r * cols + c] = raw[off:off + es]
+    return b"".join(m)
+
+
+def sync_kernel(shape, at, bt, ct, dt, sat):
+    """mm(pa, pb, pc, pd): each lane loads its a, b, c registers from its slice of
+    pa..pc, d = a b + c, each lane stores its d registers to its slice of pd"""
+    lines = ["mov.u32 %r0, %tid.x;", "cvt.u64.u32 %rd9, %r0;"]
+    n = [1]
+    frags = {}
+    for k, (name, t) in enumerate([("a", at), ("b", bt), ("c", ct), ("d", dt)]):
+        rows, cols, slots = sync_slots(shape, name, t)
+        rb = 8 if t == "f64" else 4
+        nr = slots * ESIZE[t] // rb
+        kind, ty = {"f64": ("fd", "f64"), "f32": ("f", "f32")}.get(t, ("r", "b32"))
+        names = [f"%{kind}{n[0] + i}" for i in range(nr)]
+        n[0] += nr
+        frags[name] = (names, ty, rb, nr)
+        lines += [f"mul.lo.u64 %rd{20 + k}, %rd9, {nr * rb};",
+                  f"add.s64 %rd{20 + k}, %rd{20 + k}, %rd{k + 1};"]
+        if name != "d":
+            lines += [f"ld.global.{ty} {r}, [%rd{20 + k}+{i * rb}];" for i, r in enumerate(names)]
+    vec = lambda name: "{" + ", ".join(frags[name][0]) + "}"
+    mods = (".satfinite" if sat else "")
+    lines.append(f"mma.sync.aligned.{shape}.row.col{mods}.{dt}.{at}.{bt}.{ct} "
+                 f"{vec('d')}, {vec('a')}, {vec('b')}, {vec('c')};")
+    names, ty, rb, nr = frags["d"]
+    lines += [f"st.global.{ty} [%rd23+{i * rb}], {r};" for i, r in enumerate(names)]
+    body = "\n\t".join(["ld.param.u64 %rd1, [pa];", "ld.param.u64 %rd2, [pb];",
+                        "ld.param.u64 %rd3, [pc];", "ld.param.u64 %rd4, [pd];"] + lines
+                       + ["ret;"])
+    return f""".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry mm(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)
+{{
+	.reg .b32 %r<200>;
+	.reg .f32 %f<200>;
+	.reg .f64 %fd<20>;
+	.reg .b64 %rd<40>;
+	{body}
+}}
+"""
+
+
+def sync_cases():
+    out = []
+    for shape in ("m16n8k16", "m16n8k8"):
+        for at, ct in [("f16", "f32"), ("f16", "f16"), ("bf16", "f32")]:
+            out.append((shape, at, at, ct, ct, False))
+    out += [("m16n8k8", "tf32", "tf32", "f32", "f32", False),
+            ("m16n8k4", "tf32", "tf32", "f32", "f32", False),
+            ("m8n8k4", "f64", "f64", "f64", "f64", False)]
+    for shape in ("m16n8k16", "m16n8k32"):
+        for at, bt, sat in [("s8", "s8", False), ("u8", "u8", False), ("s8", "u8", False),
+                            ("u8", "s8", True), ("s8", "s8", True)]:
+            out.append((shape, at, bt, "s32", "s32", sat))
+    return out
+
+
+@pytest.mark.parametrize("shape, at, bt, ct, dt, sat", sync_cases(),
+                         ids=lambda v: v if isinstance(v, str) else None)
+def test_mma_sync(tmp_path, shape, at, bt, ct, dt, sat):
+    m, n, k = SHAPES[shape]
+    rnd = random.Random(f"sync{shape}{at}{bt}{ct}{dt}{sat}")
+    A, ab = values(at, m * k, rnd)
+    B, bb = values(bt, k * n, rnd)
+    C, cb = values(ct, m * n, rnd, big=sat)
+    if at in ("s8", "u8") and bt != at:
+        pass                          # mixed signedness: each value decoded by its type
+    ptx = tmp_path / "mm.ptx"
+    ptx.write_text(sync_kernel(shape, at, bt, ct, dt, sat))
+    fa, fb, fc = (pack_lanes(shape, "a", at, ab), pack_lanes(shape, "b", bt, bb),
+                  pack_lanes(shape, "c", ct, cb))
+    args = [f"buf:u8:{len(fa)}:{infile(tmp_path, 'a.bin', fa)}",
+            f"buf:u8:{len(fb)}:{infile(tmp_path, 'b.bin', fb)}",
+            f"buf:u8:{len(fc)}:{infile(tmp_path, 'c.bin', fc)}",
+            f"buf:u8:{m * n * ESIZE[dt]}:zero"]
+    p, d = run(tmp_path, ptx, "mm", 1, 32, *args)
+    assert p.returncode == 0, p.stderr
+    got = unpack_lanes(shape, "d", dt, (d / "arg3.bin").read_bytes())
+    want = reference(shape, at, ct, dt, A, B, C, sat, False)
+    ds = ESIZE[dt]
+    bad = [(i // n, i % n) for i in range(m * n) if got[i * ds:(i + 1) * ds] != want[i * ds:(i + 1) * ds]]
+    assert not bad, f"{len(bad)} elements differ, first {bad[:6]}"
+
+
+def ldst_kernel(op, num, trans, space, target="sm_80"):
+    """lm(pin, pout, prow): copy pin (2048 bytes) to shared, lane l's row address is
+    sa + prow[l]; ldmatrix: store each lane's registers to pout (lane-major);
+    stmatrix: load them from pout's slice, store the matrices, copy shared to pin"""
+    regs = [f"%r{40 + i}" for i in range(num)]
+    vec = "{" + ", ".join(regs) + "}"
+    sp = ".shared" if space == "shared" else ""
+    addr = ("add.s32 %r20, %r11, %r10;" if space == "shared" else
+            "cvta.shared.u64 %rd20, sa; cvt.u64.u32 %rd21, %r10; add.s64 %rd20, %rd20, %rd21;")
+    a = "[%r20]" if space == "shared" else "[%rd20]"
+    mod = f".sync.aligned.m8n8.x{num}{'.trans' if trans else ''}{sp}.b16"
+    copy_in = ["mov.u32 %r2, %r0;", "CIN:", "setp.ge.u32 %p1, %r2, 512;", "@%p1 bra CIND;",
+               "mul.wide.u32 %rd5, %r2, 4;", "add.s64 %rd6, %rd1, %rd5;",
+               "ld.global.b32 %r3, [%rd6];", "shl.b32 %r4, %r2, 2;", "add.s32 %r4, %r4, %r11;",
+               "st.shared.b32 [%r4], %r3;", "add.s32 %r2, %r2, 32;", "bra.uni CIN;", "CIND:",
+               "bar.sync 0;"]
+    row = ["mul.wide.u32 %rd7, %r0, 4;", "add.s64 %rd8, %rd3, %rd7;",
+           "ld.global.u32 %r10, [%rd8];", addr]
+    slot = [f"mul.wide.u32 %rd9, %r0, {4 * num};", "add.s64 %rd10, %rd2, %rd9;"]
+    if op == "ldmatrix":
+        body = copy_in + row + [f"ldmatrix{mod} {vec}, {a};"] + slot + \
+            [f"st.global.b32 [%rd10+{4 * i}], {r};" for i, r in enumerate(regs)]
+    else:
+        body = copy_in + row + slot + \
+            [f"ld.global.b32 {r}, [%rd10+{4 * i}];" for i, r in enumerate(regs)] + \
+            [f"stmatrix{mod} {a}, {vec};", "bar.sync 0;"] + \
+            ["mov.u32 %r2, %r0;", "COUT:", "setp.ge.u32 %p1, %r2, 512;", "@%p1 bra COUTD;",
+             "mul.wide.u32 %rd5, %r2, 4;", "add.s64 %rd6, %rd1, %rd5;",
+             "shl.b32 %r4, %r2, 2;", "add.s32 %r4, %r4, %r11;", "ld.shared.b32 %r3, [%r4];",
+             "st.global.b32 [%rd6], %r3;", "add.s32 %r2, %r2, 32;", "bra.uni COUT;", "COUTD:"]
+    body = ["ld.param.u64 %rd1, [pin];", "ld.param.u64 %rd2, [pout];",
+            "ld.param.u64 %rd3, [prow];", "mov.u32 %r0, %tid.x;", "mov.u32 %r11, sa;"] + body
+    body = "\n\t".join(body + ["ret;"])
+    return f""".version 8.0
+.target {target}
+.address_size 64
+.visible .entry lm(.param .u64 pin, .param .u64 pout, .param .u64 prow)
+{{
+	.reg .pred %p<4>;
+	.reg .b32 %r<100>;
+	.reg .b64 %rd<40>;
+	.shared .align 16 .b8 sa[2048];
+	{body}
+}}
+"""
+
+
+def ldmatrix_ref(smem, rows, num, trans):
+    """each lane's registers (lane-major) per the ISA: lane l holds in register k the
+    pair (row l/4, columns 2(l%4), +1) of matrix k, transposed with .trans"""
+    def el(k, r, c):
+        off = rows[8 * k + r] + 2 * c
+        return smem[off:off + 2]
+    out = bytearray()
+    for lane in range(32):
+        g, q = lane >> 2, lane % 4
+        for k in range(num):
+            if trans:
+                out += el(k, 2 * q, g) + el(k, 2 * q + 1, g)
+            else:
+                out += el(k, g, 2 * q) + el(k, g, 2 * q + 1)
+    return bytes(out)
+
+
+def row_offsets(rnd, num):
+    """distinct 16-byte rows anywhere in the 2048-byte buffer; lanes past 8 * num
+    repeat valid ones, as the ISA asks"""
+    rows = [16 * r for r in rnd.sample(range(128), 8 * num)]
+    return rows + [rows[i % len(rows)] for i in range(32 - len(rows))]
+
+
+@pytest.mark.parametrize("num", [1, 2, 4])
+@pytest.mark.parametrize("trans", [False, True])
+@pytest.mark.parametrize("space", ["shared", "generic"])
+def test_ldmatrix(tmp_path, num, trans, space):
+    rnd = random.Random(f"ldm{num}{trans}{space}")
+    smem = bytes(rnd.randrange(256) for _ in range(2048))
+    rows = row_offsets(rnd, num)
+    ptx = tmp_path / "lm.ptx"
+    ptx.write_text(ldst_kernel("ldmatrix", num, trans, space))
+    p, d = run(tmp_path, ptx, "lm", 1, 32, f"buf:u8:2048:{infile(tmp_path, 'in.bin', smem)}",
+               f"buf:u8:{128 * num}:zero",
+               f"buf:u8:128:{infile(tmp_path, 'rows.bin', struct.pack('<32I', *rows))}")
+    assert p.returncode == 0, p.stderr
+    assert (d / "arg1.bin").read_bytes() == ldmatrix_ref(smem, rows, num, trans)
+
+
+@pytest.mark.parametrize("num, trans", [(1, False), (2, True), (4, False), (4, True)])
+def test_stmatrix(tmp_path, num, trans):
+    """stmatrix (sm_90) writes back exactly what ldmatrix of the same rows reads"""
+    rnd = random.Random(f"stm{num}{trans}")
+    smem = bytes(rnd.randrange(256) for _ in range(2048))
+    rows = row_offsets(rnd, num)
+    regs = bytes(rnd.randrange(256) for _ in range(128 * num))
+    ptx = tmp_path / "sm.ptx"
+    ptx.write_text(ldst_kernel("stmatrix", num, trans, "shared", "sm_90"))
+    p, d = run(tmp_path, ptx, "lm", 1, 32, f"buf:u8:2048:{infile(tmp_path, 'in.bin', smem)}",
+               f"buf:u8:{128 * num}:{infile(tmp_path, 'regs.bin', regs)}",
+               f"buf:u8:128:{infile(tmp_path, 'rows.bin', struct.pack('<32I', *rows))}")
+    assert p.returncode == 0, p.stderr
+    got = (d / "arg0.bin").read_bytes()
+    want = bytearray(smem)
+    for k in range(num):                  # row r of matrix k from the registers
+        for r in range(8):
+            for c in range(8):
+                rr, cc = (c, r) if trans else (r, c)
+                lane, half = 4 * rr + cc // 2, cc % 2
+                src = (lane * num + k) * 4 + 2 * half
+                o = rows[8 * k + r] + 2 * c
+                want[o:o + 2] = regs[src:src + 2]
+    assert got == bytes(want)
+    assert ldmatrix_ref(got, rows, num, trans) == regs    # the inverse of ldmatrix
+
+
+def test_ldmatrix_faults(tmp_path):
+    """a misaligned row address (lane 5) is reported for that lane"""
+    rows = [16 * i for i in range(32)]
+    rows[5] += 4
+    ptx = tmp_path / "lm.ptx"
+    ptx.write_text(ldst_kernel("ldmatrix", 1, False, "shared"))
+    p, _ = run(tmp_path, ptx, "lm", 1, 32, "buf:u8:2048:zero", "buf:u8:128:zero",
+               f"buf:u8:128:{infile(tmp_path, 'rows.bin', struct.pack('<32I', *rows))}")
+    assert p.returncode != 0
+    assert "misaligned" in p.stderr and "thread (5," in p.stderr, p.stderr
+
+
+def stat(s, key):
+    if isinstance(s, dict):
+        for k, v in s.items():
+            r = v if k == key else stat(v, key)
+            if r is not None:
+                return r
+    if isinstance(s, list):
+        for v in s:
+            r = stat(v, key)
+            if r is not None:
+                return r
+    return None
+
+
+@pytest.mark.parametrize("stride, extra", [(16, 3), (64, 15), (128, 31)])
+def test_ldmatrix_bank_waves(tmp_path, stride, extra):
+    """ldmatrix.x4 is served one 8x8 matrix (eight 16-byte rows) per phase: packed rows
+    take 4 wavefronts (3 extra cycles); rows 64 bytes apart fall 4 to a bank group per
+    phase (16), 128 bytes apart 8 (32); the copy loop's accesses have no conflicts"""
+    import json
+    rows = [(stride * i) % 2048 + 16 * (stride * i // 2048) for i in range(32)]
+    ptx = tmp_path / "lm.ptx"
+    ptx.write_text(ldst_kernel("ldmatrix", 4, False, "shared"))
+    st = tmp_path / "s.json"
+    cmd = [str(RFSIM), "run", str(ptx), "-k", "lm", "-g", "1", "-b", "32", "--stats", str(st),
+           "-a", "buf:u8:2048:zero", "-a", "buf:u8:512:zero",
+           "-a", f"buf:u8:128:{infile(tmp_path, 'rows.bin', struct.pack('<32I', *rows))}"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert stat(json.loads(st.read_text()), "smem_conflicts") == extra
+
+
+def canonical_kernel(warps):
+    """gemm(pin, pd): A (16 x 16 f16, row-major, 32-byte rows) and B (16 x 8 f16,
+    row-major) are copied to shared memory; each warp loads A with ldmatrix.x4, B with
+    ldmatrix.x2.trans, multiplies with mma m16n8k16 (c = 0) and stores its 16 x 8 f32
+    d (warp w at pd + w * 512) from the ISA's d layout -- what hand-written Ampere
+    GEMMs do"""
+    body = """ld.param.u64 %rd1, [pin];
+	ld.param.u64 %rd2, [pd];
+	mov.u32 %r0, %tid.x;
+	mov.u32 %r11, sa;
+	mov.u32 %r2, %r0;
+CIN:
+	setp.ge.u32 %p1, %r2, 192;
+	@%p1 bra CIND;
+	mul.wide.u32 %rd5, %r2, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.b32 %r3, [%rd6];
+	shl.b32 %r4, %r2, 2;
+	add.s32 %r4, %r4, %r11;
+	st.shared.b32 [%r4], %r3;
+	add.s32 %r2, %r2, WARPS32;
+	bra.uni CIN;
+CIND:
+	bar.sync 0;
+	and.b32 %r5, %r0, 31;
+	and.b32 %r6, %r5, 15;
+	shl.b32 %r7, %r6, 5;
+	shr.u32 %r8, %r5, 4;
+	shl.b32 %r8, %r8, 4;
+	add.s32 %r7, %r7, %r8;
+	add.s32 %r7, %r7, %r11;
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r40, %r41, %r42, %r43}, [%r7];
+	shl.b32 %r9, %r6, 4;
+	add.s32 %r9, %r9, 512;
+	add.s32 %r9, %r9, %r11;
+	ldmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 {%r44, %r45}, [%r9];
+	mov.f32 %f1, 0f00000000;
+	mov.f32 %f2, 0f00000000;
+	mov.f32 %f3, 0f00000000;
+	mov.f32 %f4, 0f00000000;
+	mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f5, %f6, %f7, %f8}, {%r40, %r41, %r42, %r43}, {%r44, %r45}, {%f1, %f2, %f3, %f4};
+	shr.u32 %r12, %r5, 2;
+	and.b32 %r13, %r5, 3;
+	shl.b32 %r12, %r12, 3;
+	shl.b32 %r13, %r13, 1;
+	add.s32 %r12, %r12, %r13;
+	shr.u32 %r14, %r0, 5;
+	shl.b32 %r14, %r14, 7;
+	add.s32 %r12, %r12, %r14;
+	mul.wide.u32 %rd7, %r12, 4;
+	add.s64 %rd8, %rd2, %rd7;
+	st.global.v2.f32 [%rd8], {%f5, %f6};
+	st.global.v2.f32 [%rd8+256], {%f7, %f8};
+	ret;""".replace("WARPS32", str(32 * warps))
+    return f""".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry gemm(.param .u64 pin, .param .u64 pd)
+{{
+	.reg .pred %p<4>;
+	.reg .b32 %r<100>;
+	.reg .f32 %f<20>;
+	.reg .b64 %rd<20>;
+	.shared .align 16 .b8 sa[768];
+	{body}
+}}
+"""
+
+
+@pytest.mark.parametrize("config, sets", [(None, []), ("gebhart-isca11", []),
+                                          ("maxwell-ltrf", ["ltrf.partition=strand"]),
+                                          (None, ["rf.model=regmutex", "regmutex.es=4"]),
+                                          (None, ["rf.model=regshare", "maxrregcount=40"])]
+                         + [(None, [f"rf.model={m}"]) for m in models()])
+def test_ldmatrix_mma_gemm(tmp_path, config, sets):
+    """the canonical pattern under every register-file model and pass and a forced
+    RegMutex extended set: two warps"""
+    rnd = random.Random(11)
+    A, ab = values("f16", 256, rnd)
+    B, bb = values("f16", 128, rnd)
+    ptx = tmp_path / "g.ptx"
+    ptx.write_text(canonical_kernel(2))
+    p, d = run(tmp_path, ptx, "gemm", 1, 64, f"buf:u8:768:{infile(tmp_path, 'in.bin', ab + bb)}",
+               "buf:u8:1024:zero", sets=sets, config=config)
+    assert p.returncode == 0, p.stderr
+    want = reference("m16n8k16", "f16", "f32", "f32", A, B, [0.0] * 128, False, False)
+    assert (d / "arg1.bin").read_bytes() == want * 2
+
+
+def mma_chain(shape, count):
+    """count independent mma.sync (zero inputs, distinct d registers) on one warp;
+    m16n8k16 .f16 and m16n8k32 .s8 both take 4 + 2 + 4 registers"""
+    na, nb = 4, 2
+    at = "s8" if shape == "m16n8k32" else "f16"
+    ct = "s32" if shape == "m16n8k32" else "f32"
+    A = "{" + ", ".join(f"%r{i}" for i in range(na)) + "}"
+    B = "{" + ", ".join(f"%r{10 + i}" for i in range(nb)) + "}"
+    C = "{%r20, %r21, %r22, %r23}"
+    lines = [f"mov.b32 %r{i}, 0;" for i in list(range(na)) + [10, 11, 20, 21, 22, 23]]
+    for j in range(count):
+        D = "{" + ", ".join(f"%r{100 + 4 * j + i}" for i in range(4)) + "}"
+        lines.append(f"mma.sync.aligned.{shape}.row.col.{ct}.{at}.{at}.{ct} {D}, {A}, {B}, {C};")
+    lines.append("ret;")
+    return """.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry mc()
+{
+	.reg .b32 %r<200>;
+	""" + "\n\t".join(lines) + "\n}\n"
+
+
+def test_mma_unit_busy_scales_with_shape(tmp_path):
+    """one tensor unit, 8 independent mma: each m16n8k32 (4096 multiply-adds) keeps it
+    busy pipe.tc.ii cycles (128 here, so the unit and not operand collection sets the
+    pace), each m16n8k16 (2048) half as long: the last issues 7 * 64 cycles earlier"""
+    import json
+    cyc = {}
+    for shape in ("m16n8k16", "m16n8k32"):
+        ptx = tmp_path / f"{shape}.ptx"
+        ptx.write_text(mma_chain(shape, 8))
+        st = tmp_path / f"{shape}.json"
+        p = subprocess.run([str(RFSIM), "run", str(ptx), "-k", "mc", "-g", "1", "-b", "32",
+                            "--stats", str(st), "-s", "pipe.tc.count=1", "-s",
+                            "pipe.tc.ii=128"],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        cyc[shape] = stat(json.loads(st.read_text()), "cycles")
+    assert cyc["m16n8k32"] - cyc["m16n8k16"] == 7 * 64, cyc
+
+
+@pytest.mark.parametrize("sets", [[], ["maxrregcount=16"], ["maxrregcount=20", "rf.model=rfc"],
+                                  ["rf.model=regmutex", "regmutex.es=4"]])
+def test_corpus_hgemm(tmp_path, sets):
+    """nvcc's code for tests/ptx/mma.cu's hgemm (inline ldmatrix + mma in a K loop,
+    accumulators carried across iterations), also with fragments spilled to local
+    memory (maxrregcount=16: 9 values) and under RegMutex, against the reference"""
+    corpus = ROOT / "tests" / "ptx" / "mma.sm80.ptx"
+    rnd = random.Random(5)
+    tiles = 3
+    raw, mats = b"", []
+    for _ in range(tiles):
+        A, ab = values("f16", 256, rnd)
+        B, bb = values("f16", 128, rnd)
+        raw += ab + bb
+        mats.append((A, B))
+    D = [0.0] * 128
+    for A, B in mats:                        # d = a b + d, one rounding per mma
+        D = list(struct.unpack("<128f", reference("m16n8k16", "f16", "f32", "f32", A, B, D,
+                                                  False, False)))
+    want = b""
+    for lane in range(32):
+        g, q = lane >> 2, lane % 4
+        for r, c in ((g, 2 * q), (g, 2 * q + 1), (g + 8, 2 * q), (g + 8, 2 * q + 1)):
+            want += struct.pack("<f", D[r * 8 + c])
+    p, d = run(tmp_path, corpus, "_Z5hgemmPK5uint4Pfi", 1, 32,
+               f"buf:u8:{len(raw)}:{infile(tmp_path, 'g.bin', raw)}", "buf:f32:128:zero",
+               f"u32:{tiles}", sets=sets)
+    assert p.returncode == 0, p.stderr
+    assert (d / "arg1.bin").read_bytes() == want

@@ -14,6 +14,9 @@
  *   shared          wavefronts: the largest number of distinct 4-byte words
  *                   any bank is asked for (lanes reading the same word are
  *                   served together, a broadcast).  One wavefront per cycle.
+ *                   ldmatrix/stmatrix (StepTrace.phase): each 8x8 matrix,
+ *                   eight 16-byte rows, is its own phase, as the hardware
+ *                   serves them: the sum of the phases' wavefronts.
  *   const, param    distinct words (the constant cache serves one address
  *                   per cycle, broadcast to the lanes asking for it) and
  *                   the distinct lines behind them.
@@ -139,7 +142,12 @@ void memop_build(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int stor
 			break;
 		}
 	}
-	if (smask) op->smem_waves = smem_waves(tr->addr, tr->nbytes, smask, cc->smem_banks);
+	if (smask && tr->phase)                /* ldmatrix, stmatrix: one matrix per phase */
+		for (uint32_t k = 0; k < 32; k += tr->phase) {
+			uint32_t m = smask & (uint32_t)(((1ull << tr->phase) - 1) << k);
+			if (m) op->smem_waves += smem_waves(tr->addr, tr->nbytes, m, cc->smem_banks);
+		}
+	else if (smask) op->smem_waves = smem_waves(tr->addr, tr->nbytes, smask, cc->smem_banks);
 	if (cmask) op->cc_waves = ncw;
 }
 

@@ -206,12 +206,15 @@ enum {                       /* Ins.mods bits: modifiers that are flags */
 	MOD_ABS      = 1 << 25,
 	MOD_WARP     = 1 << 26,  /* bar.warp.sync (__syncwarp): a warp barrier, not a CTA one */
 	MOD_CG       = 1 << 27,  /* cp.async.cg (L2 only); cp.async.ca has it clear */
-	MOD_SATFINITE = 1 << 28, /* wmma.mma .satfinite */
-	MOD_VB_S32   = 1 << 29,  /* SIMD video: the third type (.btype) is .s32, not .u32 */
+	MOD_SATFINITE = 1 << 28, /* wmma.mma, mma .satfinite */
+	MOD_TRANS    = 1 << 29,  /* ldmatrix/stmatrix .trans */
+	MOD_VB_S32   = 1 << 30,  /* SIMD video: the third type (.btype) is .s32, not .u32 */
 };
 
-typedef enum MmaShape {      /* wmma shapes (Ins.shape) */
+typedef enum MmaShape {      /* wmma, mma and ldmatrix/stmatrix shapes (Ins.shape) */
 	MMA_NONE, MMA_M16N16K16, MMA_M32N8K16, MMA_M8N32K16, MMA_M16N16K8, MMA_M8N8K4,
+	MMA_M16N8K16, MMA_M16N8K8, MMA_M16N8K4, MMA_M16N8K32,   /* mma.sync only */
+	MMA_M8N8,                                                /* ldmatrix/stmatrix */
 	NMMASHAPE
 } MmaShape;
 extern const char *const mma_shape_name[NMMASHAPE];   /* "m16n16k16", ... */
@@ -289,8 +292,9 @@ typedef struct Ins {
 	uint32_t mods;           /* MOD_* */
 	uint32_t hints;          /* interned string of modifiers kept verbatim, 0 = none */
 	uint8_t nd, ns;          /* destination and source operand counts */
-	uint8_t shape;           /* wmma: MmaShape */
-	uint8_t frag;            /* wmma.load/.store: FRAG_* */
+	uint8_t shape;           /* wmma, mma, ldmatrix, stmatrix: MmaShape */
+	uint8_t frag;            /* wmma.load/.store: FRAG_*; ldmatrix/stmatrix: matrices
+	                            (.x1/.x2/.x4: 1, 2, 4) */
 	uint8_t layout;          /* wmma: LAYOUT_* of the (first) matrix in the low nibble, of
 	                            wmma.mma's b in the high one */
 	uint8_t type3, type4;    /* wmma.mma's third and fourth types (.dtype.atype.btype.ctype:
@@ -473,5 +477,13 @@ typedef struct MmaFrag {     /* one wmma fragment: the matrix it holds and its r
 int mma_frag(int shape, int frag, PtxType t, MmaFrag *out);
 /* the element type of each fragment of a wmma.mma (FRAG_A..FRAG_D) from its types */
 PtxType mma_type(const Ins *in, int frag);
+/* the same geometry for mma.sync's fragments (PTX ISA 9.7.14.5, "Matrix fragments
+ * for mma.m*n*k*"), 0 if mma.sync has no such fragment; no element is duplicated */
+int mma_sync_frag(int shape, int frag, PtxType t, MmaFrag *out);
+/* where element slot i (register i / per_reg, part i % per_reg) of lane `lane` of
+ * that fragment lies in its matrix: the ISA's groupID/threadID_in_group tables */
+void mma_sync_elem(int shape, int frag, PtxType t, int lane, int i, int *row, int *col);
+/* multiply-accumulates of one mma.sync of the shape (m * n * k) */
+int mma_sync_macs(int shape);
 
 #endif

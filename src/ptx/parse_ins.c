@@ -140,9 +140,9 @@ static const ModDef *mod_lookup(const char *s, size_t n)
  * first modifier (wgmma.mma_async); the cp.async and wmma forms rfsim lacks
  * are refused in parse_tc.c */
 static const struct { const char *name; int two; } unsupported[] = {
-	{"mma", 0}, {"wgmma", 1}, {"tcgen05", 1}, {"tex", 0}, {"tld4", 0},
+	{"wgmma", 1}, {"tcgen05", 1}, {"tex", 0}, {"tld4", 0},
 	{"txq", 0}, {"suld", 0}, {"sust", 0}, {"sured", 0}, {"suq", 0},
-	{"ldmatrix", 0}, {"stmatrix", 0}, {"movmatrix", 0}, {"mbarrier", 1},
+	{"movmatrix", 0}, {"mbarrier", 1},
 	{"griddepcontrol", 1}, {"setmaxnreg", 0}, {"elect", 0}, {"stacksave", 0},
 	{"stackrestore", 0}, {"alloca", 0}, {"brx", 1}, {"istypep", 0}, {"pmevent", 0},
 	{"applypriority", 0}, {"discard", 0}, {"createpolicy", 0}, {"getctarank", 0},
@@ -202,12 +202,12 @@ static void add_hint(Parser *p, Mnem *mn, const char *s, size_t n)
 	mn->nhints += n;
 }
 
-/* cp.async and wmma: parse_tc.c */
+/* cp.async, wmma, mma, ldmatrix, stmatrix: parse_tc.c */
 static int tc_op(int op)
 {
 	return op == OP_CP_ASYNC || op == OP_CP_COMMIT || op == OP_CP_WAIT ||
 	       op == OP_CP_WAITALL || op == OP_WMMA_LOAD || op == OP_WMMA_STORE ||
-	       op == OP_WMMA_MMA;
+	       op == OP_WMMA_MMA || op == OP_MMA || op == OP_LDMATRIX || op == OP_STMATRIX;
 }
 
 static int is_video(Op op)
@@ -541,7 +541,9 @@ static Shape shape(const Ins *in)
 	case OP_CP_WAIT: s.dest = 0; break;
 	case OP_WMMA_LOAD: s.hi = 2, s.addr = 1; break;
 	case OP_WMMA_STORE: s.lo = 2, s.hi = 3, s.dest = 0, s.addr = 0; break;
-	case OP_WMMA_MMA: s.lo = s.hi = 3; break;
+	case OP_WMMA_MMA: case OP_MMA: s.lo = s.hi = 3; break;
+	case OP_LDMATRIX: s.addr = 1; break;
+	case OP_STMATRIX: s.lo = s.hi = 2, s.dest = 0, s.addr = 0; break;
 	case OP_CP_COMMIT: case OP_CP_WAITALL:
 	case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:

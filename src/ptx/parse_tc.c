@@ -18,8 +18,18 @@
  *       every fragment a vector of exactly the registers the ISA's tables
  *       give (mma.c), each of the fragment's register width.
  *
- * The bulk, tensor and mbarrier forms of cp.async and the other warp-level
- * matrix instructions (mma, ldmatrix, wgmma) are refused by name.
+ *   mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype{.rn}  d, a, b, c;
+ *       the shapes and types of mma.c's table (c and d of one type, as ptxas
+ *       requires), each fragment the vector the
+ *       ISA's "Matrix fragments for mma.m*n*k*" gives; .satfinite for the
+ *       integer forms, .rn for .f64.
+ *   ldmatrix.sync.aligned.m8n8.x1|x2|x4{.trans}{.shared{::cta}}.b16  r, [p];
+ *   stmatrix.sync.aligned.m8n8.x1|x2|x4{.trans}{.shared{::cta}}.b16  [p], r;
+ *       r a vector of 1, 2 or 4 32-bit registers (x1: or one register).
+ *
+ * The bulk, tensor and mbarrier forms of cp.async, mma.sp, wgmma, and the mma
+ * and ldmatrix forms outside these (sub-byte, fp8, .m8n8k4 .f16, .m16n16,
+ * block scaling) are refused by name.
  */
 #include <string.h>
 
@@ -77,6 +87,11 @@ int ptc_op(Parser *p, const Tok *t, size_t *used)
 		}
 		refuse_n(p, t, eq(s2, n2, "mbarrier") ? 4 : 3);   /* .bulk, .mbarrier.arrive */
 	}
+	if (eq(s0, n0, "mma") || eq(s0, n0, "ldmatrix") || eq(s0, n0, "stmatrix")) {
+		if (!eq(s1, n1, "sync")) refuse_n(p, t, 2);           /* mma.sp, ... */
+		*used = n0;
+		return s0[0] == 'm' ? OP_MMA : s0[0] == 'l' ? OP_LDMATRIX : OP_STMATRIX;
+	}
 	if (eq(s0, n0, "wmma")) {
 		int op = eq(s1, n1, "load") ? OP_WMMA_LOAD : eq(s1, n1, "store") ? OP_WMMA_STORE
 		       : eq(s1, n1, "mma") ? OP_WMMA_MMA : -1;
@@ -112,6 +127,30 @@ static void cp_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t 
 	}
 }
 
+__attribute__((noreturn))
+static void refuse_mod(Parser *p, const Tok *t, const char *s, size_t n)
+{
+	p_error_at(p, t, "unsupported PTX instruction form '%.*s' (rfsim does not implement "
+	           "'.%.*s' here)", (int)t->len, t->s, (int)n, s);
+}
+
+/* ldmatrix/stmatrix: .m8n8, .x1/.x2/.x4, .trans, .shared, .b16 */
+static void ldst_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n)
+{
+	if (eq(s, n, "sync")) in->mods |= MOD_SYNC;
+	else if (eq(s, n, "aligned")) in->mods |= MOD_ALIGNED;
+	else if (eq(s, n, "trans")) in->mods |= MOD_TRANS;
+	else if (eq(s, n, "m8n8") && !in->shape) in->shape = MMA_M8N8;
+	else if ((eq(s, n, "x1") || eq(s, n, "x2") || eq(s, n, "x4")) && !in->frag)
+		in->frag = (uint8_t)(s[1] - '0');
+	else if ((eq(s, n, "shared") || eq(s, n, "shared::cta")) && !in->space)
+		in->space = SP_SHARED;
+	else if (eq(s, n, "b16") && !in->type) in->type = PT_B16;
+	else if (eq(s, n, "m16n16") || eq(s, n, "m8n16") || eq(s, n, "m16n8") || eq(s, n, "b8"))
+		refuse_mod(p, t, s, n);
+	else bad_mod(p, t, s, n);
+}
+
 void ptc_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, int *st,
                   char *hints, size_t *nhints, size_t cap)
 {
@@ -126,7 +165,11 @@ void ptc_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, int
 		}
 		return;
 	}
-	int mma = in->op == OP_WMMA_MMA;
+	if (in->op == OP_LDMATRIX || in->op == OP_STMATRIX) {
+		ldst_modifier(p, t, in, s, n);
+		return;
+	}
+	int mma = in->op == OP_WMMA_MMA || in->op == OP_MMA;
 	static const char *const frags[] = {"a", "b", "c", "d"};
 	for (int f = 0; f < 4; f++)
 		if (eq(s, n, frags[f]) && !mma) {
@@ -162,6 +205,7 @@ void ptc_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, int
 	}
 	PtxType ty = ptxtype_lookup(s, n);
 	int nt = *st / TC_TYPES;
+	if (in->op == OP_MMA && (ty == PT_NONE || nt >= 4)) refuse_mod(p, t, s, n);
 	if (ty == PT_NONE || nt >= (mma ? 4 : 1)) bad_mod(p, t, s, n);
 	uint8_t *slot[4] = {&in->type, &in->type2, &in->type3, &in->type4};
 	*slot[nt] = (uint8_t)ty;
@@ -215,7 +259,7 @@ static void frag_check(Parser *p, const Tok *t, const Ins *in, const Operand *v,
 {
 	static const char *const fn[] = {"", "a", "b", "c", "d"};
 	MmaFrag f;
-	if (!mma_frag(in->shape, frag, ty, &f))
+	if (!(in->op == OP_MMA ? mma_sync_frag : mma_frag)(in->shape, frag, ty, &f))
 		p_error_at(p, t, "'%.*s': no .%s fragment of .%s for shape .%s", (int)t->len, t->s,
 		           fn[frag], ptxtype_name[ty], mma_shape_name[in->shape]);
 	if (v->kind != OPK_VEC || v->n != f.nregs)
@@ -245,8 +289,63 @@ static void mma_types(Parser *p, const Tok *t, const Ins *in)
 	need(p, t, !(in->mods & MOD_SATFINITE) || d != PT_F64, ".satfinite is not for .f64");
 }
 
+/* mma.sync: shape, .row.col, four types in one of mma.c's combinations */
+static void mma_sync_check(Parser *p, const Tok *t, const Ins *in, int st)
+{
+	need(p, t, in->shape != MMA_NONE, "missing shape (.m16n8k16, ...)");
+	need(p, t, (in->mods & MOD_SYNC) && (in->mods & MOD_ALIGNED), "needs .sync.aligned");
+	need(p, t, in->layout == (LAYOUT_ROW | LAYOUT_COL << 4), "needs .row.col");
+	need(p, t, st / TC_TYPES == 4, "needs four types (.dtype.atype.btype.ctype)");
+	PtxType a = mma_type(in, FRAG_A), b = mma_type(in, FRAG_B);
+	PtxType c = mma_type(in, FRAG_C), d = mma_type(in, FRAG_D);
+	int integer = a == PT_S8 || a == PT_U8;
+	MmaFrag f;
+	for (int k = FRAG_A; k <= FRAG_D; k++)
+		if (!mma_sync_frag(in->shape, k, mma_type(in, k), &f))
+			p_error_at(p, t, "unsupported PTX instruction form '%.*s' (rfsim implements "
+			           "mma.sync m16n8k16/m16n8k8 .f16/.bf16, m16n8k8/m16n8k4 .tf32, "
+			           "m16n8k16/m16n8k32 .s8/.u8, m8n8k4 .f64)", (int)t->len, t->s);
+	int ok = integer ? (b == PT_S8 || b == PT_U8) && c == PT_S32 && d == PT_S32
+	       : a == b && c == d && c != PT_S32 && (a == PT_F16 || c != PT_F16);
+	need(p, t, ok, "unsupported combination of types (c and d of one type: .f16 or .f32 "
+	     "for .f16, .f32 for .bf16/.tf32, .s32 for .s8/.u8)");
+	need(p, t, !in->rnd || (d == PT_F64 && in->rnd == RND_RN), "only .f64 takes .rn");
+	need(p, t, !(in->mods & MOD_SATFINITE) || integer, ".satfinite is for .s8/.u8 only");
+	for (int k = 0; k < 4; k++)
+		frag_check(p, t, in, &in->o[k], k == 0 ? FRAG_D : k, mma_type(in, k == 0 ? FRAG_D : k));
+}
+
+/* ldmatrix/stmatrix: r a vector of .x 32-bit registers, [p] shared or generic */
+static void ldst_check(Parser *p, const Tok *t, const Ins *in)
+{
+	need(p, t, (in->mods & MOD_SYNC) && (in->mods & MOD_ALIGNED), "needs .sync.aligned");
+	need(p, t, in->shape == MMA_M8N8, "needs shape .m8n8");
+	need(p, t, in->frag != 0, "needs .x1, .x2 or .x4");
+	need(p, t, in->type == PT_B16, "needs type .b16");
+	int ld = in->op == OP_LDMATRIX;
+	const Operand *v = &in->o[ld ? 0 : 1];
+	need(p, t, in->o[ld ? 1 : 0].kind == OPK_ADDR, "needs an [address]");
+	int n = v->kind == OPK_VEC ? v->n : 1;
+	if (n != in->frag || (v->kind != OPK_VEC && v->kind != OPK_REG))
+		p_error_at(p, t, "'%.*s': r is a vector of %d registers", (int)t->len, t->s,
+		           in->frag);
+	for (int i = 0; i < n; i++) {
+		const Operand *e = v->kind == OPK_VEC ? &p->vops[v->reg + i] : v;
+		need(p, t, e->kind == OPK_REG && reg_bytes(p, e) == 4 &&
+		     p->regtype[e->reg] != PT_PRED, "r holds 32-bit registers");
+	}
+}
+
 void ptc_check(Parser *p, const Tok *t, const Ins *in, int st)
 {
+	if (in->op == OP_MMA) {
+		mma_sync_check(p, t, in, st);
+		return;
+	}
+	if (in->op == OP_LDMATRIX || in->op == OP_STMATRIX) {
+		ldst_check(p, t, in);
+		return;
+	}
 	if (in->op != OP_WMMA_LOAD && in->op != OP_WMMA_STORE && in->op != OP_WMMA_MMA) {
 		cp_check(p, t, in, st);
 		return;

@@ -238,7 +238,7 @@ enum {
 	      MOD_ACQ_REL | MOD_SC,
 };
 
-/* cp.async and wmma, in the PTX ISA's order (parse_tc.c) */
+/* cp.async, wmma, mma, ldmatrix, stmatrix in the PTX ISA's order (parse_tc.c) */
 static void tc_mnemonic(Out *o, const Ins *in)
 {
 	static const char *const lay[] = {"", "row", "col"}, *const frag[] = {"", "a", "b", "c",
@@ -250,6 +250,20 @@ static void tc_mnemonic(Out *o, const Ins *in)
 		return;
 	}
 	if (in->op == OP_CP_COMMIT || in->op == OP_CP_WAIT || in->op == OP_CP_WAITALL) return;
+	if (in->op == OP_LDMATRIX || in->op == OP_STMATRIX) {
+		fprintf(o->f, ".sync.aligned.%s.x%d%s", mma_shape_name[in->shape], in->frag,
+		        in->mods & MOD_TRANS ? ".trans" : "");
+		put(o, space_name[in->space]);
+		put(o, ptxtype_name[in->type]);
+		return;
+	}
+	if (in->op == OP_MMA) {                /* .satfinite before the types */
+		fprintf(o->f, ".sync.aligned.%s.row.col%s.%s.%s.%s.%s", mma_shape_name[in->shape],
+		        in->mods & MOD_SATFINITE ? ".satfinite" : "", ptxtype_name[in->type],
+		        ptxtype_name[in->type2], ptxtype_name[in->type3], ptxtype_name[in->type4]);
+		put(o, rnd_name[in->rnd]);
+		return;
+	}
 	put(o, frag[in->frag]);
 	put_mods(o, in->mods, MOD_SYNC);
 	put_mods(o, in->mods, MOD_ALIGNED);
@@ -272,7 +286,7 @@ static void mnemonic(Out *o, const Ins *in)
 	int mem = (op_info[op].flags & OPF_MEM) || op == OP_MEMBAR || op == OP_FENCE;
 	int bar = op == OP_BAR || op == OP_BARRIER;
 	int early_sync = op == OP_SHFL || op == OP_VOTE || op == OP_REDUX;
-	if (op >= OP_CP_ASYNC && op <= OP_WMMA_MMA) {
+	if (op >= OP_CP_ASYNC && op <= OP_STMATRIX) {
 		tc_mnemonic(o, in);
 		return;
 	}

@@ -1,10 +1,11 @@
 /*
- * decode_tc.c -- lowering of cp.async and wmma (decode.h gives the DIns
- * form of each).  The parser has checked their operands (parse_tc.c);
- * here they become slots and immediate rows, with the wmma fragments that
- * do not fit a DIns's eight sources in the Image's MmaRegs table, and the
- * forms the functional core does not model are refused: wmma.mma .f64
- * with a rounding other than .rn.
+ * decode_tc.c -- lowering of cp.async, wmma, mma, ldmatrix and stmatrix
+ * (decode.h gives the DIns form of each; mma lowers as wmma.mma does).
+ * The parser has checked their operands (parse_tc.c); here they become
+ * slots and immediate rows, with the source fragments that do not fit a
+ * DIns's eight sources in the Image's MmaRegs table, and the forms the
+ * functional core does not model are refused: wmma.mma .f64 with a
+ * rounding other than .rn.
  */
 #include "base/base.h"
 #include "sim/decode_int.h"
@@ -120,5 +121,33 @@ int decode_wmma_mma(DecodeCtx *dc, int32_t fi, const Ins *in)
 	int32_t e = new_mma(dc);
 	dec_cur(dc)->imm = e;
 	for (int k = 0; k < 3; k++) put_frag(dc, fi, e, k, &in->o[1 + k]);
+	return RF_OK;
+}
+
+/* ldmatrix: d[] = r, each lane's [abase + aoff] one row; stmatrix: Image.mma[imm].r[0] = r */
+int decode_matrix_mem(DecodeCtx *dc, int32_t fi, const Ins *in)
+{
+	const Func *fn = &dc->m->funcs[dc->img->funcs[fi].ir_func];
+	int ld = in->op == OP_LDMATRIX;
+	const Operand *r = &in->o[ld ? 0 : 1];
+	if (dec_set_addr(dc, fi, in, &in->o[ld ? 1 : 0])) return RF_EINPUT;
+	DIns *d = dec_cur(dc);
+	d->aux = in->shape | in->frag << 4 | (in->mods & MOD_TRANS ? 1 << 8 : 0);
+	d->elt = 2;
+	if (ld) {
+		for (int i = 0; i < in->frag; i++) {
+			const Operand *e = r->kind == OPK_VEC ? &fn->vops[r->reg + i] : r;
+			if (dec_set_dst(dc, fi, in, e, i)) return RF_EINPUT;
+		}
+		return RF_OK;
+	}
+	int32_t e = new_mma(dc);
+	dec_cur(dc)->imm = e;
+	if (r->kind == OPK_VEC) {
+		put_frag(dc, fi, e, 0, r);
+	} else {                                   /* x1 with a bare register */
+		MmaRegs *m = &dc->img->mma[e];
+		m->n[0] = 1, m->w[0] = 1, m->r[0][0] = dc->img->funcs[fi].slot_of[r->reg];
+	}
 	return RF_OK;
 }

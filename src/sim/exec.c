@@ -586,6 +586,13 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		if (gm && exec_wmma_store(c, w, d, gm)) return EX_FAULT;
 		break;
 	case OP_WMMA_MMA: if (gm) exec_wmma_mma(w, img, d, gm); break;
+	case OP_MMA: if (gm) exec_mma_sync(w, img, d, gm); break;
+	case OP_LDMATRIX:
+		if (gm && exec_ldmatrix(c, w, d, gm)) return EX_FAULT;
+		break;
+	case OP_STMATRIX:
+		if (gm && exec_stmatrix(c, w, d, gm)) return EX_FAULT;
+		break;
 	case OP_CP_COMMIT: case OP_CP_WAIT: case OP_CP_WAITALL:   /* copied at issue: no wait */
 	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END:
@@ -646,7 +653,7 @@ int exec_step(Cta *c, Warp *w)
 				uint32_t p = pred(w, d->guard);
 				tr->exec &= d->guard_neg ? ~p : p;
 			}
-			tr->mem_lanes = tr->cp_src = 0;
+			tr->mem_lanes = tr->cp_src = tr->phase = 0;
 		}
 		int internal = (d->flags & DF_INTERNAL) != 0;
 		if (!internal && rf_pseudo(d)) {

@@ -121,6 +121,15 @@ int exec_cp_async(Cta *c, Warp *w, const DIns *d, uint32_t act);
 int exec_wmma_load(Cta *c, Warp *w, const DIns *d, uint32_t act);
 int exec_wmma_store(Cta *c, Warp *w, const DIns *d, uint32_t act);
 void exec_wmma_mma(Warp *w, const Image *img, const DIns *d, uint32_t act);
+/* d (M x N, row-major) = a (M x K) b (K x N) + c with wmma.mma's arithmetic (its essay) */
+void exec_mma_compute(PtxType at, PtxType bt, PtxType ct, PtxType dt, int M, int N, int K,
+                      int sat, const uint64_t *a, const uint64_t *b, const uint64_t *cm,
+                      uint64_t *dm);
+
+/* exec_mmasync.c: mma.sync, ldmatrix, stmatrix */
+void exec_mma_sync(Warp *w, const Image *img, const DIns *d, uint32_t act);
+int exec_ldmatrix(Cta *c, Warp *w, const DIns *d, uint32_t act);
+int exec_stmatrix(Cta *c, Warp *w, const DIns *d, uint32_t act);
 
 /* simt.c */
 void simt_push(Warp *w, SimtEntry e);

@@ -40,8 +40,9 @@
  * smaller): the PTX ISA's rule for the base and the stride.  A fault in
  * segment i names thread i of the warp.
  *
- * wmma.mma computes each d[i][j] from the first copy of each element:
- * the products of the k-th elements are summed in double precision, k in
+ * wmma.mma (and mma.sync, exec_mmasync.c, through exec_mma_compute)
+ * computes each d[i][j] from the first copy of each element: the
+ * products of the k-th elements are summed in double precision, k in
  * order, c[i][j] added last, and the sum rounded once (to nearest even) to
  * d's type, .satfinite turning an infinity into the largest finite value
  * of its sign; .tf32 inputs drop their 13 low mantissa bits first, as the
@@ -224,19 +225,10 @@ static uint64_t from_double(PtxType t, double x, int sat)
 	return u;
 }
 
-void exec_wmma_mma(Warp *w, const Image *img, const DIns *d, uint32_t act)
+void exec_mma_compute(PtxType at, PtxType bt, PtxType ct, PtxType dt, int M, int N, int K,
+                      int sat, const uint64_t *a, const uint64_t *b, const uint64_t *cm,
+                      uint64_t *dm)
 {
-	const MmaRegs *mr = &img->mma[d->imm];
-	PtxType at = dins_atype(d), bt = dins_btype(d), ct = (PtxType)d->type2;
-	PtxType dt = (PtxType)d->type;
-	MmaFrag fa, fb, fc, fd;
-	frag_of(d, FRAG_A, at, &fa), frag_of(d, FRAG_B, bt, &fb);
-	frag_of(d, FRAG_C, ct, &fc), frag_of(d, FRAG_D, dt, &fd);
-	uint64_t a[MAXEL], b[MAXEL], cm[MAXEL], dm[MAXEL];
-	frag_take(w, mr->r[0], mr->w[0], &fa, a);
-	frag_take(w, mr->r[1], mr->w[1], &fb, b);
-	frag_take(w, mr->r[2], mr->w[2], &fc, cm);
-	int M = fa.rows, K = fa.cols, N = fb.cols, sat = (d->mods & MOD_SATFINITE) != 0;
 	int integer = at == PT_S8 || at == PT_U8;
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
@@ -260,5 +252,21 @@ void exec_wmma_mma(Warp *w, const Image *img, const DIns *d, uint32_t act)
 				dm[i * N + j] = from_double(dt, s, sat);
 			}
 		}
+}
+
+void exec_wmma_mma(Warp *w, const Image *img, const DIns *d, uint32_t act)
+{
+	const MmaRegs *mr = &img->mma[d->imm];
+	PtxType at = dins_atype(d), bt = dins_btype(d), ct = (PtxType)d->type2;
+	PtxType dt = (PtxType)d->type;
+	MmaFrag fa, fb, fc, fd;
+	frag_of(d, FRAG_A, at, &fa), frag_of(d, FRAG_B, bt, &fb);
+	frag_of(d, FRAG_C, ct, &fc), frag_of(d, FRAG_D, dt, &fd);
+	uint64_t a[MAXEL], b[MAXEL], cm[MAXEL], dm[MAXEL];
+	frag_take(w, mr->r[0], mr->w[0], &fa, a);
+	frag_take(w, mr->r[1], mr->w[1], &fb, b);
+	frag_take(w, mr->r[2], mr->w[2], &fc, cm);
+	exec_mma_compute(at, bt, ct, dt, fa.rows, fb.cols, fa.cols,
+	                 (d->mods & MOD_SATFINITE) != 0, a, b, cm, dm);
 	frag_put(w, d, &fd, dm, act);
 }

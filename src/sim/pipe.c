@@ -21,7 +21,8 @@
  * A cp.async is a read of its global lines (through L1 for .ca, L2 only
  * for .cg, whatever l1.cache_global says) after the wavefronts of its
  * shared write; its "writeback" (no registers) is the completion async.c
- * counts.  wmma.mma runs on the tensor unit (pipe.tc.*).
+ * counts.  wmma.mma and mma run on the tensor unit (pipe.tc.*), an mma
+ * of a smaller shape for a shorter initiation interval (tins.c).
  *
  * A load's writeback waits for all its lines: a Tracker counts the
  * answers still to come (sm_mem_done), with a guard count while the
@@ -211,7 +212,8 @@ int64_t pipe_dispatch(Sm *s, CU *u)
 	Unit *un = free_unit(s, ti->unit);
 	if (!un) return s->usoon[ti->unit];
 	if (ti->unit == TU_LDST) return ldst(s, u, un);
-	occupy(s, ti->unit, un, s->now + s->ii[ti->unit]);
+	int64_t ii = s->ii[ti->unit] >> ti->ii_shift;
+	occupy(s, ti->unit, un, s->now + (ii > 0 ? ii : 1));
 	u->ev.t = s->now + s->lat[ti->unit] + u->extra;
 	sm_push(s, &u->ev);
 	return 0;

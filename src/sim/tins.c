@@ -15,8 +15,11 @@
  *          compiler's register-file pseudo-ops
  *          (rfsim.prefetch, .acquire, .release: TIns.pseudo), which reach
  *          the register-file model through its issue hook.
- *   regs   reads: each register source, the address base, wmma's source
- *          fragments (Image.mma), predicate sources and the guard; writes: each destination.  A 64-bit
+ *          mma.sync keeps its tensor unit busy for pipe.tc.ii scaled by its
+ *          multiply-adds relative to m16n16k16's 4096 (TIns.ii_shift).
+ *   regs   reads: each register source, the address base, the source
+ *          fragments of wmma, mma and stmatrix (Image.mma), predicate
+ *          sources and the guard; writes: each destination.  A 64-bit
  *          operand is two slots, a 128-bit one four (the main register
  *          file is 32 bits wide per lane, so each slot is one warp-wide
  *          register access).  Duplicates are removed: an instruction
@@ -103,7 +106,8 @@ static int order(RegList *l)
 static void regs_of(const Image *img, const DIns *d, RegList *rd, RegList *wr)
 {
 	rd->n = wr->n = 0;
-	if (d->op == OP_WMMA_STORE || d->op == OP_WMMA_MMA) {   /* fragments: decode.h */
+	if (d->op == OP_WMMA_STORE || d->op == OP_WMMA_MMA || d->op == OP_MMA ||
+	    d->op == OP_STMATRIX) {                                /* fragments: decode.h */
 		const MmaRegs *m = &img->mma[d->imm];
 		for (int k = 0; k < 3; k++)
 			for (int i = 0; i < m->n[k]; i++) add_slots(rd, m->r[k][i], m->w[k]);
@@ -143,6 +147,8 @@ void tprog_build(TProg *tp, const Image *img)
 		       : d->op == OP_CP_COMMIT ? CPA_COMMIT : d->op == OP_CP_WAIT ? CPA_WAIT
 		       : d->op == OP_CP_WAITALL ? CPA_WAITALL : CPA_NONE;
 		if (t->cpa == CPA_WAIT) t->arg = (int32_t)d->imm;
+		if (d->op == OP_MMA)                   /* pipe.tc.ii is per 16 * 16 * 16 */
+			while ((mma_sync_macs(dins_shape(d)) << t->ii_shift) < 16 * 16 * 16) t->ii_shift++;
 		if (t->flags & TF_NOREGS) rd.n = wr.n = 0;
 		t->nrd_reg = (uint8_t)order(&rd);
 		t->nwr_reg = (uint8_t)order(&wr);

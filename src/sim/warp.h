@@ -53,6 +53,8 @@ typedef struct StepTrace {
 	uint32_t nbytes;         /* memory ops: bytes per lane access (segment) */
 	uint32_t mem_lanes;      /* lanes whose addr[] is valid */
 	uint32_t cp_src;         /* cp.async: lanes that read their global source (addr[]) */
+	uint32_t phase;          /* shared memory: lanes served per phase, 0 = the whole warp
+	                            (ldmatrix/stmatrix: 8, one 8x8 matrix per phase) */
 	uint64_t saddr[32];      /* cp.async: each lane's shared destination (mem_lanes) */
 } StepTrace;
 

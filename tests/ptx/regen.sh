@@ -44,3 +44,5 @@ gen cluster.cu  cluster.sm120.ptx  -arch=sm_120
 gen rm_two_kernels.cu rm_two_kernels.sm80.ptx -arch=sm_80
 gen tensor.cu   tensor.sm80.ptx    -arch=sm_80
 gen tensor.cu   tensor.sm90.ptx    -arch=sm_90
+gen mma.cu      mma.sm80.ptx       -arch=sm_80
+gen mma.cu      mma.sm90.ptx       -arch=sm_90
