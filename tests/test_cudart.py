@@ -246,8 +246,28 @@ def test_program_verifies_itself(built, name):
         pytest.skip("managed memory needs the simulator's device addresses, which "
                     "AddressSanitizer's shadow memory occupies")
     p = passed(run(built[name]))
-    assert re.search(r"^rfsim: \S+<<<\(\d+,\d+,\d+\),\(\d+,\d+,\d+\)", p.stderr, re.M), \
+    assert re.search(r"^rfsim: .+<<<\(\d+,\d+,\d+\),\(\d+,\d+,\d+\)", p.stderr, re.M), \
         "no per-kernel summary line"
+
+
+@needs_nvcc
+def test_kernel_line_names_the_cxx_kernel_with_cycles(built):
+    """The per-kernel line names a kernel as its source does (demangled,
+    template arguments kept, return type and parameters dropped; a long
+    Thrust/CUB instance keeps its template's name) and gives the timing
+    model's cycles and IPC; --functional runs have no cycles."""
+    p = passed(run(built["symtempl"]))
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith("rfsim: ")]
+    axpy = [ln for ln in lines if ln.startswith("rfsim: axpy<")]
+    assert axpy and all("_Z" not in ln for ln in lines), lines
+    m = re.search(r"(\d+) warp insts, \d+ thread insts, (\d+) cycles, IPC ([\d.]+),",
+                  axpy[0])
+    assert m and int(m.group(2)) > 0, axpy[0]
+    assert abs(int(m.group(1)) / int(m.group(2)) - float(m.group(3))) < 0.01
+    p = passed(run(built["thrustops"]))
+    assert re.search(r"^rfsim: cub::\S+<\.\.\.><<<", p.stderr, re.M), p.stderr
+    p = passed(run(built["symtempl"], RFSIM_SET="sim.mode=functional"))
+    assert "axpy<" in p.stderr and " cycles" not in p.stderr
 
 
 @needs_nvcc

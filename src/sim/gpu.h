@@ -34,7 +34,7 @@
 typedef struct Dim3 { uint32_t x, y, z; } Dim3;
 
 typedef struct KernelStats {
-	char name[256];          /* kernel's PTX name */
+	char name[1024];         /* kernel's PTX name (C++ mangled names run long) */
 	Dim3 grid, block;
 	uint32_t dyn_shmem;      /* dynamic shared memory bytes */
 	int regs_per_thread;     /* registers the kernel runs with */
