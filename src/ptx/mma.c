@@ -38,19 +38,26 @@ static int type_ok(int s, int ab, PtxType t)
 	return 0;
 }
 
-int mma_frag(int shape, int frag, PtxType t, MmaFrag *out)
+/* a fragment's matrix and its packing: each element held once by the warp */
+static MmaFrag geometry(int shape, int frag, PtxType t)
 {
-	if (shape <= MMA_NONE || shape > MMA_M8N8K4 || frag < FRAG_A || frag > FRAG_D) return 0;
-	int ab = frag == FRAG_A || frag == FRAG_B;
-	if (!type_ok(shape, ab, t)) return 0;
 	MmaFrag f;
 	f.rows = frag == FRAG_B ? dims[shape].k : dims[shape].m;
 	f.cols = frag == FRAG_A ? dims[shape].k : dims[shape].n;
 	f.esize = t == PT_TF32 ? 4 : ptxtype_size(t);
 	f.per_reg = f.esize == 8 ? 1 : 4 / f.esize;
 	f.reg_bits = f.esize == 8 ? 64 : 32;
-	f.nregs = t == PT_F16 && ab ? 8 : f.rows * f.cols / (32 * f.per_reg);
-	*out = f;
+	f.nregs = f.rows * f.cols / (32 * f.per_reg);
+	return f;
+}
+
+int mma_frag(int shape, int frag, PtxType t, MmaFrag *out)
+{
+	if (shape <= MMA_NONE || shape > MMA_M8N8K4 || frag < FRAG_A || frag > FRAG_D) return 0;
+	int ab = frag == FRAG_A || frag == FRAG_B;
+	if (!type_ok(shape, ab, t)) return 0;
+	*out = geometry(shape, frag, t);
+	if (t == PT_F16 && ab) out->nregs = 8;  /* wmma's f16 a/b fragments hold copies */
 	return 1;
 }
 
@@ -99,14 +106,7 @@ int mma_sync_frag(int shape, int frag, PtxType t, MmaFrag *out)
 	if (shape < MMA_M8N8K4 || shape > MMA_M16N8K32 || frag < FRAG_A || frag > FRAG_D)
 		return 0;
 	if (!sync_type_ok(shape, frag == FRAG_A || frag == FRAG_B, t)) return 0;
-	MmaFrag f;
-	f.rows = frag == FRAG_B ? dims[shape].k : dims[shape].m;
-	f.cols = frag == FRAG_A ? dims[shape].k : dims[shape].n;
-	f.esize = t == PT_TF32 ? 4 : ptxtype_size(t);
-	f.per_reg = f.esize == 8 ? 1 : 4 / f.esize;
-	f.reg_bits = f.esize == 8 ? 64 : 32;
-	f.nregs = f.rows * f.cols / (32 * f.per_reg);
-	*out = f;
+	*out = geometry(shape, frag, t);
 	return 1;
 }
 
