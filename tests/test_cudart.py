@@ -35,6 +35,8 @@ from pathlib import Path
 
 import pytest
 
+from rfsim_test import models
+
 ROOT = Path(__file__).resolve().parent.parent
 RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
 if not RFSIM.is_absolute():
@@ -85,6 +87,10 @@ PROGRAMS = {
     "warpcg": ("warpcg.cu", ["-arch=sm_80", "-O2"]),            # membermask groups
     "cubblock": ("cubblock.cu", ["-arch=sm_80", "-O2"]),        # CUB: slow to build
     "thrustops": ("thrustops.cu", ["-arch=sm_80", "-O2"]),      # Thrust: slow to build
+    # kernels for the register-file models' compiler passes (run under every model below)
+    "ctrlflow": ("ctrlflow.cu", ["-arch=sm_80", "-O2"]),        # goto/switch/early return, recursion
+    "fencereduce": ("fencereduce.cu", ["-arch=sm_80", "-O2"]),  # barriers in loops, CTA waves
+    "regpressure": ("regpressure.cu", ["-arch=sm_80", "-O2"]),  # 80 live values: spills
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order
@@ -435,3 +441,30 @@ def test_stats_span_device_reset_and_units(built, tmp_path):
     names = [k["name"] for k in got["kernels"]]
     assert got["totals"]["kernels"] == 4 and names[0] == names[2] == "_Z10scale_herePfi"
     assert "scale_offset" in names[1] and names[1] == names[3]
+
+
+# ---- every register-file model on programs it had never seen -----------------
+
+# the models' compiler passes rewrite the kernels (register allocation and
+# spilling, RegMutex acquire/release and compaction, LTRF intervals and
+# PREFETCH, register-sharing reordering): the results must not change
+MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
+    ("fermi-gtx480", "rf.model=regmutex;regmutex.paired=1;maxrregcount=24"),
+    ("fermi-gtx480", "rf.model=ltrf;ltrf.partition=strand;ltrf.regs_per_interval=8"),
+    ("gebhart-isca11", "rf.model=rfc;sched.policy=twolevel;maxrregcount=16"),
+    ("hopper-h100", "rf.model=regshare;sm.count=1;sched.policy=gto"),
+    ("hopper-h100", "rf.model=ltrfplus;sm.count=1;maxrregcount=24"),
+]
+
+
+@needs_nvcc
+@pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure"])
+def test_program_passes_under_every_register_file_model(built, prog):
+    assert len(models()) >= 8, models()
+    with ThreadPoolExecutor(max_workers=2) as ex:
+        runs = {(c, s): ex.submit(run, built[prog], RFSIM_CONFIG=c, RFSIM_SET=s, RFSIM_QUIET=1)
+                for c, s in MODEL_VARIANTS}
+    for (c, s), f in runs.items():
+        p = f.result()
+        assert p.returncode == 0 and "PASS" in p.stdout, \
+            f"{prog} on {c} with {s}: exit {p.returncode}\n{p.stdout}\n{p.stderr}"
