@@ -334,3 +334,29 @@ def test_forced_es_rule1_decided_at_launch(tmp_path, block, ok):
         assert p.returncode == 2, p.stderr
         assert ("the pool holds no extended set at 256 threads per CTA and 0 bytes of shared "
                 "memory (deadlock rule 1)") in p.stderr
+
+
+def test_rule2_refusal_is_the_refused_kernels_only():
+    """Bug: a forced |Es| that breaks deadlock rule 2 in one kernel failed the
+    whole module at load, so a program could run none of its other kernels
+    (nor copy to its symbols).  Now that kernel's launch is refused, exit 2,
+    naming the rule; sort's radix_scan runs at the same |Es|, and analyze
+    shows the refusal in radix_hist's line instead of failing."""
+    ptx = ROOT / "workloads" / "sort" / "sort.ptx"
+    es = ["-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "regmutex.es=8"]
+    p = rfsim("run", ptx, "-k", "radix_scan", "-g", "1", "-b", "256",
+              "-a", "s32:512", "-a", "buf:u32:512:iota", *es)
+    assert p.returncode == 0, p.stderr
+    p = rfsim("run", ptx, "-k", "radix_hist", "-g", "1", "-b", "128", "-a", "s32:512",
+              "-a", "s32:0", "-a", "buf:u64:512:rand", "-a", "buf:u32:4096:zero", *es)
+    assert p.returncode == 2, p.stderr
+    assert ("rfsim: regmutex.es=8 for 'radix_hist': |Bs| = 6 is below the 11 registers "
+            "live at a CTA barrier (deadlock rule 2)") in p.stderr
+    p = rfsim("run", "sort", "--size", "small", *es)
+    assert p.returncode == 2 and "deadlock rule 2" in p.stderr, p.stderr
+    p = rfsim("analyze", "sort", "-s", "regmutex.enable=1", "-s", "regmutex.es=8",
+              "--json", "-")
+    assert p.returncode == 0, p.stderr
+    ks = {k["name"]: k["regmutex"] for k in json.loads(p.stdout)["kernels"]}
+    assert ks["radix_scan"]["es"] == 8
+    assert ks["radix_hist"]["es"] == 0 and "deadlock rule 2" in ks["radix_hist"]["why_off"]

@@ -58,7 +58,9 @@
  *                 candidate breaking either is dropped, and so is one whose
  *                 regions the placement cannot keep off the barriers (see
  *                 rm_plan.c).  `-s regmutex.es=N` overrides the choice; an
- *                 N breaking a rule is an input error naming the rule.
+ *                 N breaking a rule is an input error naming the rule, raised
+ *                 when the kernel is launched (the module's other kernels
+ *                 stay usable; `analyze` shows it in the kernel's line).
  *   3, 4          rm_plan.c: acquire/release placement and the moves of index
  *                 compaction; rm_home.c: the homes in the base set
  *   check         rm_check.c re-verifies every transformed kernel
@@ -264,9 +266,20 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 		regmutex_pick(cfg, regs, threads, shared, min_bs, force, paired, &st->pick);
 		if (!st->pick.es) break;
 		if (st->pick.bs < min_bs) {
-			err_set("regmutex.es=%d for '%s': |Bs| = %d is below the %d registers live at a "
-			        "CTA barrier (deadlock rule 2)", force, ir_str(m, m->syms[f->sym].name),
-			        st->pick.bs, min_bs);
+			snprintf(last, sizeof last, "regmutex.es=%d for '%s': |Bs| = %d is below the %d "
+			         "registers live at a CTA barrier (deadlock rule 2)", force,
+			         ir_str(m, m->syms[f->sym].name), st->pick.bs, min_bs);
+			if (!launched) {
+				/* refused when this kernel is launched, not when the module
+				   loads: its other kernels and variables stay usable */
+				snprintf(st->why_buf, sizeof st->why_buf, "%s", last);
+				st->pick.why = st->why_buf;
+				st->pick.es = 0, st->pick.bs = regs;
+				st->pick.warps_rm = st->pick.warps_base, st->pick.sections = 0;
+				f->rm_threads = -1;
+				return RF_OK;
+			}
+			err_set("%s", last);
 			return RF_EINPUT;
 		}
 		if (st->pick.sections < 1) {
@@ -275,6 +288,7 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 				   knows: leave the kernel alone now, decide at each launch */
 				st->pick.why = "deadlock rule 1 at the assumed block size; decided at launch";
 				st->pick.es = 0, st->pick.bs = regs;
+				st->pick.warps_rm = st->pick.warps_base, st->pick.sections = 0;
 				f->rm_threads = -1;
 				return RF_OK;
 			}
@@ -292,7 +306,10 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 		rc = RF_OK;
 		memset(st, 0, sizeof *st);
 	}
-	if (!st->pick.es && last[0]) st->pick.why = last;
+	if (!st->pick.es && last[0]) {      /* `last` is the next kernel's: keep a copy */
+		snprintf(st->why_buf, sizeof st->why_buf, "%s", last);
+		st->pick.why = st->why_buf;
+	}
 	if (rc == RF_OK && st->pick.es && regmutex_check(f, st->pick.bs, stderr))
 		die("regmutex: '%s' fails its check", ir_str(m, m->syms[f->sym].name));
 	if (rc == RF_OK && st->pick.es)        /* what the hardware model is given at launch */

@@ -33,6 +33,7 @@ typedef struct RmStats {     /* what the pass did to one kernel */
 	int32_t hot_ins;         /* instructions with more than |Bs| registers live */
 	int32_t acq_ins;         /* instructions acquired (hot, closed over divergence,
 	                            promoted where compaction found no home) */
+	char why_buf[200];       /* pick.why when it is a message made for this kernel */
 } RmStats;
 
 /* registers a warp needs at each instruction (warp-level liveness, section

@@ -59,7 +59,8 @@ void wl_run(const Workload *w, WlSize size, const Config *cfg, WlRun *r)
 	api_kernel_log_clear();
 }
 
-/* the workload's complaint on stderr; its exit code (0 or 1) */
+/* the workload's complaint on stderr; its exit code: 0, 1, or 2 where a
+ * launch was refused for the config (an input error, as at load time) */
 int wl_complain(const Workload *w, const WlRun *r)
 {
 	if (r->rc == 0) return RF_OK;
@@ -67,7 +68,7 @@ int wl_complain(const Workload *w, const WlRun *r)
 	fprintf(stderr, "rfsim: %s: %s: %s\n", w->name, what, r->msg[0] ? r->msg : "(no details)");
 	if (r->rc != 1 && err_msg()[0] && !strstr(r->msg, err_msg()))
 		fprintf(stderr, "%s\n", err_msg());
-	return RF_ERUNTIME;
+	return r->rc != 1 && gpu_last_fault() == FAULT_CONFIG ? RF_EINPUT : RF_ERUNTIME;
 }
 
 int cmd_run_workload(const Opts *o)

@@ -510,13 +510,17 @@ int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
 		err_set("no kernel %d in this program", k);
 		return RF_EINPUT;
 	}
+	gpu_set_fault(FAULT_NONE);         /* what this launch's failure was, if it fails */
 	int rc = check_launch(g, p, k, grid, block, dyn, psize);
 	if (rc) {
 		gpu_set_fault(FAULT_BAD_LAUNCH);
 		return rc;
 	}
 	const Image *img = launch_image(g, p, k, (int32_t)(block.x * block.y * block.z), dyn);
-	if (!img) return RF_EINPUT;
+	if (!img) {
+		gpu_set_fault(FAULT_CONFIG);
+		return RF_EINPUT;
+	}
 	Launch L = {0};
 	L.img = img;
 	L.kname = prog_kernel_name(p, k);

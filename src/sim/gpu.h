@@ -97,7 +97,9 @@ int gpu_launch(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t d
 enum { FAULT_NONE, FAULT_ADDRESS, FAULT_MISALIGNED, FAULT_TRAP, FAULT_STACK,
        FAULT_DEADLOCK, FAULT_LIMIT, FAULT_ASSERT,
        FAULT_BAD_LAUNCH,      /* grid, block, shared memory or parameters out of range */
-       FAULT_NO_RESOURCES };  /* one block does not fit on an SM (registers, ...) */
+       FAULT_NO_RESOURCES,    /* one block does not fit on an SM (registers, ...) */
+       FAULT_CONFIG };        /* a config key the kernel's compile refuses at this launch
+                                 (a forced regmutex.es breaking a deadlock rule) */
 int gpu_last_fault(void);
 
 /* statistics of every kernel launched so far, in launch order */
