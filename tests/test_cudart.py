@@ -79,6 +79,7 @@ PROGRAMS = {
     "wmma_gemm": ("wmma_gemm.cu", ["-arch=sm_80"]),          # <mma.h>: wmma.load/mma/store
     "memcpy_async": ("memcpy_async.cu", ["-arch=sm_80"]),    # cp.async double buffering
     "mma_gemm": ("mma_gemm.cu", ["-arch=sm_80"]),            # inline mma.sync + ldmatrix
+    "heaplimit": ("heaplimit.cu", ["-arch=sm_80", "-O2"]),   # cudaLimitMallocHeapSize
     # device code rfsim had never seen (each pins bugs fixed with it)
     "cxxfeatures": ("cxxfeatures.cu", ["-arch=sm_80", "-O2"]),  # virtual, fn pointers, new
     "mathlib": ("mathlib.cu", ["-arch=sm_80", "-O2"]),

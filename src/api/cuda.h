@@ -150,6 +150,15 @@ typedef enum CUdevice_attribute_enum {
 	CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120
 } CUdevice_attribute;
 
+/* ---- context limits (cuCtxSetLimit); NVIDIA's values ---- */
+
+typedef enum CUlimit_enum {
+	CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_PRINTF_FIFO_SIZE = 1, CU_LIMIT_MALLOC_HEAP_SIZE = 2,
+	CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 3, CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4,
+	CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 5, CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 6,
+	CU_LIMIT_MAX
+} CUlimit;
+
 /* ---- kernel attributes (cuFuncGetAttribute); NVIDIA's values ---- */
 
 typedef enum CUfunction_attribute_enum {
@@ -193,6 +202,8 @@ CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams
                              unsigned int flags, CUdevice dev);
 CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
 CUresult CUDAAPI cuCtxSynchronize(void);
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);
+CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);
 
 /* ---- modules ---- */
 

@@ -31,6 +31,7 @@ struct CUctx_st {
 	Gpu *g;
 	CUresult sticky;         /* a kernel fault poisons the context */
 	struct CUmod_st *mods;   /* loaded modules, linked */
+	size_t limit[CU_LIMIT_MAX];   /* cuCtxSetLimit's values */
 };
 
 struct CUmod_st {
@@ -207,6 +208,11 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 
 /* ---- contexts -------------------------------------------------------------- */
 
+/* NVIDIA's defaults; of the limits only the malloc heap's changes what the
+ * simulator does (stack depth is bounded by its own frames, printf has no
+ * FIFO to fill) */
+static const size_t limit_default[CU_LIMIT_MAX] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
+
 CUresult cuCtxCreate(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags,
                      CUdevice dev)
 {
@@ -215,6 +221,7 @@ CUresult cuCtxCreate(CUcontext *pctx, CUctxCreateParams *params, unsigned int fl
 	if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
 	struct CUctx_st *c = xcalloc(1, sizeof *c);
 	c->g = gpu_new(cfg());
+	memcpy(c->limit, limit_default, sizeof c->limit);
 	g_cur = c;
 	*pctx = c;
 	return CUDA_SUCCESS;
@@ -244,6 +251,25 @@ CUresult cuCtxDestroy(CUcontext ctx)
 CUresult cuCtxSynchronize(void)
 {
 	NEED_CTX();
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetLimit(CUlimit limit, size_t value)
+{
+	NEED_CTX();
+	if ((unsigned)limit >= CU_LIMIT_MAX) return CUDA_ERROR_UNSUPPORTED_LIMIT;
+	g_cur->limit[limit] = value;
+	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE) gpu_set_heap_limit(g_cur->g, value);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
+{
+	NEED_CTX();
+	if (!pvalue) return CUDA_ERROR_INVALID_VALUE;
+	if ((unsigned)limit >= CU_LIMIT_MAX) return CUDA_ERROR_UNSUPPORTED_LIMIT;
+	*pvalue = limit == CU_LIMIT_MALLOC_HEAP_SIZE ? (size_t)gpu_heap_limit(g_cur->g)
+	                                             : g_cur->limit[limit];
 	return CUDA_SUCCESS;
 }
 

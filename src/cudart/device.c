@@ -19,7 +19,6 @@
 #include "rt.h"
 
 static unsigned device_flags;
-static size_t limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};   /* NVIDIA's defaults */
 static enum cudaFuncCache cache_config;
 static enum cudaSharedMemConfig shmem_config;
 
@@ -169,19 +168,20 @@ cudaError_t cudaDeviceReset(void)
 	return cudaSuccess;
 }
 
+/* the context's limits (cuCtxSetLimit): the malloc heap's sizes device-side
+ * malloc; cudaDeviceReset restores NVIDIA's defaults with the new context */
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
-	if ((unsigned)limit >= sizeof limits / sizeof limits[0]) return rt_err(cudaErrorUnsupportedLimit);
-	limits[limit] = value;
-	return cudaSuccess;
+	READY();
+	CUresult r = cuCtxSetLimit((CUlimit)limit, value);
+	return r ? rt_err(rt_from_cu(r)) : cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 {
-	if (!pValue) return rt_err(cudaErrorInvalidValue);
-	if ((unsigned)limit >= sizeof limits / sizeof limits[0]) return rt_err(cudaErrorUnsupportedLimit);
-	*pValue = limits[limit];
-	return cudaSuccess;
+	READY();
+	CUresult r = cuCtxGetLimit(pValue, (CUlimit)limit);
+	return r ? rt_err(rt_from_cu(r)) : cudaSuccess;
 }
 
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c)

@@ -67,6 +67,9 @@ int gpu_mem_alloc(Gpu *g, uint64_t bytes, uint64_t *dptr)
 }
 int gpu_mem_free(Gpu *g, uint64_t dptr) { return gmem_free(&g->gm, dptr); }
 
+uint64_t gpu_heap_limit(const Gpu *g) { return g->gm.heap_limit; }
+void gpu_set_heap_limit(Gpu *g, uint64_t bytes) { g->gm.heap_limit = bytes; }
+
 void *gpu_mem_host(Gpu *g, uint64_t dptr, uint64_t bytes)
 {
 	int32_t i = gmem_find(&g->gm, dptr, bytes ? bytes : 1);

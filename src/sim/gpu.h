@@ -75,6 +75,9 @@ int gpu_mem_alloc(Gpu *g, uint64_t bytes, uint64_t *dptr);
 int gpu_mem_free(Gpu *g, uint64_t dptr);              /* dptr must be an allocation's base */
 /* host pointer to [dptr, dptr+bytes) if it lies inside one allocation, else NULL */
 void *gpu_mem_host(Gpu *g, uint64_t dptr, uint64_t bytes);
+/* the device-side malloc heap's size (cudaLimitMallocHeapSize) */
+uint64_t gpu_heap_limit(const Gpu *g);
+void gpu_set_heap_limit(Gpu *g, uint64_t bytes);
 
 /* programs: parse, check every instruction is implemented, place variables */
 int gpu_load_ptx(Gpu *g, const char *text, size_t len, const char *filename,

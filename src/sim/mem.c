@@ -13,6 +13,7 @@ void gmem_init(GMem *g, uint64_t capacity)
 	*g = (GMem){0};
 	g->next = GPU_GLOBAL_BASE;
 	g->capacity = capacity;
+	g->heap_limit = GMEM_HEAP_BYTES;
 	/* one dummy entry so that a hint of 0 is always a valid index */
 	g->cap = 16;
 	g->a = xcalloc(g->cap, sizeof *g->a);
@@ -86,7 +87,8 @@ int gmem_free(GMem *g, uint64_t dptr)
 int gmem_heap_alloc(GMem *g, uint64_t bytes, uint64_t *dptr)
 {
 	*dptr = 0;
-	if (bytes == 0 || bytes > GMEM_HEAP_BYTES - g->heap_used) return RF_OK;
+	if (bytes == 0 || g->heap_used > g->heap_limit || bytes > g->heap_limit - g->heap_used)
+		return RF_OK;
 	if (gmem_alloc(g, bytes, dptr)) {
 		*dptr = 0;
 		return RF_OK;

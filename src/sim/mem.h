@@ -14,7 +14,8 @@
  * cache per caller, which hits for almost every access of a kernel.
  *
  * Device-side malloc (and C++ new) allocates the same way, from a heap of
- * GMEM_HEAP_BYTES (CUDA's default cudaLimitMallocHeapSize): beyond it
+ * heap_limit bytes (cudaLimitMallocHeapSize through cuCtxSetLimit;
+ * GMEM_HEAP_BYTES, CUDA's default, unless set): beyond it
  * malloc returns NULL, as CUDA's does.  Device free takes only what device
  * malloc returned; cudaFree refuses those (gmem_free), as CUDA does.
  */
@@ -35,6 +36,7 @@ typedef struct GMem {
 	uint64_t next;           /* next free device address */
 	uint64_t used, capacity; /* bytes live / allowed */
 	uint64_t heap_used;      /* bytes live from device-side malloc */
+	uint64_t heap_limit;     /* cudaLimitMallocHeapSize: GMEM_HEAP_BYTES unless set */
 } GMem;
 
 #define GMEM_HEAP_BYTES (8ull << 20)
