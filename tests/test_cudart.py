@@ -80,6 +80,8 @@ PROGRAMS = {
     "memcpy_async": ("memcpy_async.cu", ["-arch=sm_80"]),    # cp.async double buffering
     "mma_gemm": ("mma_gemm.cu", ["-arch=sm_80"]),            # inline mma.sync + ldmatrix
     "heaplimit": ("heaplimit.cu", ["-arch=sm_80", "-O2"]),   # cudaLimitMallocHeapSize
+    # nvcc --default-stream per-thread: __cudaLaunchKernel_ptsz, cudaMemcpyAsync_ptsz, ...
+    "streams_ptds": ("streams.cu", ["--default-stream", "per-thread"]),
     # device code rfsim had never seen (each pins bugs fixed with it)
     "cxxfeatures": ("cxxfeatures.cu", ["-arch=sm_80", "-O2"]),  # virtual, fn pointers, new
     "mathlib": ("mathlib.cu", ["-arch=sm_80", "-O2"]),
@@ -300,6 +302,18 @@ def test_unsupported_call_names_itself(built):
     p = passed(run(built["errors"]))
     assert "rfsim: cudaGraphCreate is not supported" in p.stderr
     assert "in kernel _Z8write_atPix, block (0,0,0), thread (0,0,0)" in p.stderr
+
+
+@needs_nvcc
+def test_per_thread_default_stream_entry_points(built):
+    """A --default-stream per-thread build calls the _ptds/_ptsz entry
+    points (nvcc's headers rename the calls), and they run: no 'not
+    supported' on stderr."""
+    syms = subprocess.run(["nm", "-D", "--undefined-only", str(built["streams_ptds"])],
+                          capture_output=True, text=True).stdout
+    assert "__cudaLaunchKernel_ptsz" in syms and "cudaMemcpyAsync_ptsz" in syms, syms
+    p = passed(run(built["streams_ptds"]))
+    assert "not supported" not in p.stderr, p.stderr
 
 
 @needs_nvcc

@@ -226,10 +226,6 @@ void rt_say(const char *fmt, ...)
 
 int rt_unsupported(const char *fn)
 {
-	size_t n = strlen(fn);
-	int ptds = n > 5 && (!strcmp(fn + n - 5, "_ptsz") || !strcmp(fn + n - 5, "_ptds"));
-	rt_say("%s is not supported by rfsim's CUDA runtime (returning cudaErrorNotSupported)%s",
-	       fn, ptds ? ": the per-thread default stream is not supported; build without "
-	                  "--default-stream per-thread" : "");
+	rt_say("%s is not supported by rfsim's CUDA runtime (returning cudaErrorNotSupported)", fn);
 	return rt_err(cudaErrorNotSupported);
 }
