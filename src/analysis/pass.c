@@ -3,6 +3,8 @@
  * the functional core decodes it.  pass_run is the whole sequence:
  *
  *   for each function with a body:
+ *     schedule_func       reorder inside blocks to lower      (compiler.schedule;
+ *                         register pressure                    schedule.c)
  *     cfg_build           blocks, dominators, loops          dump letter c
  *     live_compute        per-thread liveness                 dump letter l
  *     live_compute_div    warp-level liveness (dump only)     dump letter d
@@ -210,6 +212,8 @@ int pass_run_report(Module *m, const Config *cfg, PassReport *r)
 		Func *f = &m->funcs[i];
 		if (!f->has_body || (f->attr & ATTR_PROTO)) continue;
 		double t0 = cpu_sec();
+		if (cfg->compiler_schedule)
+			schedule_func(f, (int32_t)cfg->compiler_pred_regs, &pf[i].sched);
 		if (d.c || d.l || d.d) dump_analyses(m, f, &d);
 		if (cfg->compiler_regalloc) rc = allocate(m, i, cfg, &d, &pf[i]);
 		if (rc == RF_OK && regshare_on(cfg) && cfg->regshare_reorder)

@@ -9,10 +9,12 @@
 
 #include "analysis/regalloc.h"
 #include "analysis/regmutex.h"
+#include "analysis/schedule.h"
 #include "base/config.h"
 #include "ir.h"
 
 typedef struct PassFunc {    /* what the pipeline did to one function */
+	SchedStats sched;        /* instruction scheduling (zero if compiler.schedule=0) */
 	RaStats ra;              /* register allocation (zero if not allocated) */
 	int32_t cap;             /* the register cap it was given */
 	const char *cap_why;     /* what set it: "sm.max_regs_per_thread", "maxrregcount",

@@ -1,0 +1,505 @@
+/*
+ * schedule.c -- register-pressure-reducing list scheduling inside basic
+ * blocks, run before register allocation (compiler.schedule, pass.c).
+ *
+ * nvcc writes PTX in an order that suits its own back end, and ptxas
+ * reorders it again; allocating nvcc's order as it stands holds many
+ * values live at once where a kernel unpacks all its operands before a
+ * long chain consumes them (sad_search: 61 registers to ptxas's 40).  This
+ * pass reorders each straight-line region so that consumers follow soon
+ * after the values they kill, in the spirit of Goodman and Hsu's
+ * integrated prepass scheduling (ICS 1988): below a register budget it
+ * keeps nvcc's order; at the budget it prefers the ready instruction that
+ * frees the most slots.
+ *
+ * Regions.  A region is a run of instructions of one block between
+ * labels, statement pragmas and pseudo instructions ({ } scopes, the
+ * rfsim.* directives), without the block's control transfer (bra, ret,
+ * exit, trap), which stays last.  Labels, pragmas and scope indices
+ * therefore keep pointing at what they did.
+ *
+ * What may move.  Only pure ALU, SFU and conversion instructions (op flags
+ * 0 in ops.def, not touching the carry flag, not reading %clock or the
+ * global timer) move past one another within their register and predicate
+ * dependences (read after write, write after read, write after write; a
+ * guard is a read).  Every other instruction -- loads and stores of any
+ * space, atomics, cp.async, wmma and mma, ldmatrix, shuffles and votes,
+ * barriers, fences, calls, nanosleep, brkpt -- is "ordered": the ordered
+ * instructions of a region form one chain that keeps its relative order,
+ * and none moves to a later position than it had (each is given that
+ * position as a deadline, propagated backwards to what it depends on, and
+ * every choice is checked to leave a schedule meeting all deadlines), so
+ * a load is never delayed and nvcc's spacing of loads from their uses is
+ * kept or grown.
+ *
+ * Heuristic.  Each region's peak is measured exactly (backward liveness
+ * over the region from the registers live after it, in 32-bit slots: a
+ * 64-bit value takes two).  First every region is scheduled in pure
+ * pressure mode, giving the least peak this heuristic finds; the
+ * function's budget is the largest region peak once every region takes
+ * the better of its two orders (no region can lower the register count
+ * below it).  Then every region whose nvcc peak exceeds the budget is
+ * scheduled again with that budget: nvcc's order until the next choice
+ * would pass the budget, the freeing choice from there.  A region keeps
+ * its new order only if that lowers its peak without raising its
+ * predicate peak above the predicate registers there are; otherwise, and
+ * in every region already within the budget, nvcc's order stands.
+ *
+ * Left out: moving instructions across blocks, latency modelling (nvcc's
+ * order is trusted for it), and memory disambiguation (loads never pass
+ * stores, even ones that provably do not alias).
+ */
+#include "analysis/schedule.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cfg.h"
+#include "analysis/live.h"
+#include "analysis/ra_int.h"
+#include "base.h"
+
+enum { MAXOPR = 64,          /* reads or writes of one instruction we handle */
+       MAXREGION = 4096 };   /* longer regions keep nvcc's order (quadratic choice) */
+
+typedef struct Region {
+	const Func *f;
+	int32_t s, n;            /* instructions f->ins[s .. s + n) */
+	int32_t words;           /* uint64_t per register set */
+	const uint64_t *in, *out;/* live before the region and after it */
+	int32_t *ustart, *ureg;  /* n + 1: reads of local instruction i: ureg[ustart[i] ..) */
+	int32_t *dstart, *dreg;  /* the same for writes */
+	uint8_t *guarded;        /* n: 1 if the instruction has a guard (its writes may not
+	                            happen, so they do not end the old value) */
+	int32_t *sstart, *succ;  /* n + 1: dependence successors of i: succ[sstart[i] ..) */
+	int32_t *npred;          /* n: dependence predecessors (with repeats) */
+	int32_t *deadline;       /* n: latest position that keeps ordered ones in place */
+} Region;
+
+typedef struct Sched {       /* per-function scratch */
+	uint8_t *wid;            /* nreg: 32-bit slots of each register (0: predicate) */
+	int32_t *rem;            /* nreg: unscheduled reads within the region */
+	int32_t *lastdef;        /* nreg: local index of the last write so far, -1 */
+	int32_t *rdhead;         /* nreg: readers since that write (list into rdnode) */
+	uint64_t *live;          /* working register set */
+} Sched;
+
+static int clock_sreg(int32_t r)
+{
+	return r == SR_CLOCK || r == SR_CLOCK_HI || r == SR_CLOCK64 || r == SR_GLOBALTIMER ||
+	       r == SR_GLOBALTIMER_LO || r == SR_GLOBALTIMER_HI || r == SR_PM;
+}
+
+/* 1 if in may move relative to other instructions (see the essay) */
+static int movable(const Ins *in)
+{
+	const OpInfo *oi = &op_info[in->op];
+	if (oi->flags) return 0;
+	if (oi->unit != UNIT_ALU && oi->unit != UNIT_SFU && oi->unit != UNIT_DP) return 0;
+	if ((in->mods & MOD_CC) || in->op == OP_ADDC || in->op == OP_SUBC || in->op == OP_MADC)
+		return 0;
+	for (int k = 0; k < in->nd + in->ns; k++)
+		if (in->o[k].kind == OPK_SREG && clock_sreg(in->o[k].reg)) return 0;
+	return 1;
+}
+
+static void region_free(Region *r)
+{
+	free(r->ustart), free(r->ureg), free(r->dstart), free(r->dreg), free(r->guarded);
+	free(r->sstart), free(r->succ), free(r->npred), free(r->deadline);
+	memset(r, 0, sizeof *r);
+}
+
+/* reads and writes of each instruction; 0 if one has too many to handle */
+static int region_operands(Region *r)
+{
+	int32_t buf[MAXOPR], nu = 0, nd = 0;
+	r->ustart = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
+	r->dstart = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
+	r->ureg = xmalloc(sizeof(int32_t) * ((size_t)r->n * MAXOPR + 1));
+	r->dreg = xmalloc(sizeof(int32_t) * ((size_t)r->n * MAXOPR + 1));
+	r->guarded = xmalloc((size_t)r->n + 1);
+	for (int32_t i = 0; i < r->n; i++) {
+		const Ins *in = &r->f->ins[r->s + i];
+		int a = live_uses(r->f, in, buf, MAXOPR);
+		if (a > MAXOPR) return 0;
+		r->ustart[i] = nu;
+		memcpy(r->ureg + nu, buf, sizeof(int32_t) * (size_t)a), nu += a;
+		int b = live_defs(r->f, in, buf, MAXOPR);
+		if (b > MAXOPR) return 0;
+		r->dstart[i] = nd;
+		memcpy(r->dreg + nd, buf, sizeof(int32_t) * (size_t)b), nd += b;
+		r->guarded[i] = in->guard >= 0;
+	}
+	r->ustart[r->n] = nu, r->dstart[r->n] = nd;
+	return 1;
+}
+
+typedef struct Edges { int32_t *from, *to; size_t n, cap; } Edges;
+
+static void edge(Edges *e, int32_t a, int32_t b)
+{
+	if (a < 0) return;
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 256;
+		e->from = xrealloc(e->from, sizeof(int32_t) * e->cap);
+		e->to = xrealloc(e->to, sizeof(int32_t) * e->cap);
+	}
+	e->from[e->n] = a, e->to[e->n++] = b;
+}
+
+/* dependence edges: RAW, WAR, WAW on registers, and the chain of ordered ones */
+static void region_deps(Region *r, Sched *sc)
+{
+	Edges e = {0};
+	int32_t *rdnode = xmalloc(sizeof(int32_t) * 2 * ((size_t)r->ustart[r->n] + 1));
+	int32_t nnode = 0, prev_ord = -1;
+	for (int32_t i = 0; i < r->n; i++) {
+		if (!movable(&r->f->ins[r->s + i])) edge(&e, prev_ord, i), prev_ord = i;
+		for (int32_t k = r->ustart[i]; k < r->ustart[i + 1]; k++) {
+			int32_t g = r->ureg[k];
+			edge(&e, sc->lastdef[g], i);
+			rdnode[2 * nnode] = i, rdnode[2 * nnode + 1] = sc->rdhead[g];
+			sc->rdhead[g] = nnode++;
+		}
+		for (int32_t k = r->dstart[i]; k < r->dstart[i + 1]; k++) {
+			int32_t g = r->dreg[k];
+			edge(&e, sc->lastdef[g], i);
+			for (int32_t q = sc->rdhead[g]; q >= 0; q = rdnode[2 * q + 1])
+				if (rdnode[2 * q] != i) edge(&e, rdnode[2 * q], i);
+		}
+		for (int32_t k = r->dstart[i]; k < r->dstart[i + 1]; k++)
+			sc->lastdef[r->dreg[k]] = i, sc->rdhead[r->dreg[k]] = -1;
+	}
+	for (int32_t i = 0; i < r->n; i++) {       /* reset the per-register scratch */
+		for (int32_t k = r->ustart[i]; k < r->ustart[i + 1]; k++)
+			sc->lastdef[r->ureg[k]] = -1, sc->rdhead[r->ureg[k]] = -1;
+		for (int32_t k = r->dstart[i]; k < r->dstart[i + 1]; k++)
+			sc->lastdef[r->dreg[k]] = -1, sc->rdhead[r->dreg[k]] = -1;
+	}
+	free(rdnode);
+	r->sstart = xcalloc((size_t)r->n + 1, sizeof(int32_t));
+	r->succ = xmalloc(sizeof(int32_t) * (e.n + 1));
+	r->npred = xcalloc((size_t)r->n + 1, sizeof(int32_t));
+	for (size_t k = 0; k < e.n; k++) r->sstart[e.from[k] + 1]++, r->npred[e.to[k]]++;
+	for (int32_t i = 0; i < r->n; i++) r->sstart[i + 1] += r->sstart[i];
+	int32_t *fill = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
+	memcpy(fill, r->sstart, sizeof(int32_t) * (size_t)r->n);
+	for (size_t k = 0; k < e.n; k++) {
+		assert(e.from[k] < e.to[k]);
+		r->succ[fill[e.from[k]]++] = e.to[k];
+	}
+	free(fill), free(e.from), free(e.to);
+	r->deadline = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
+	for (int32_t i = r->n - 1; i >= 0; i--) {
+		int32_t d = movable(&r->f->ins[r->s + i]) ? r->n - 1 : i;
+		for (int32_t k = r->sstart[i]; k < r->sstart[i + 1]; k++)
+			if (r->deadline[r->succ[k]] - 1 < d) d = r->deadline[r->succ[k]] - 1;
+		assert(d >= i);
+		r->deadline[i] = d;
+	}
+}
+
+/* ---- pressure -------------------------------------------------------- */
+
+typedef struct Peak { int32_t gen, pred; } Peak;
+
+static void set_add(const Sched *sc, uint64_t *s, int32_t g, int32_t w[2])
+{
+	if (live_has(s, g)) return;
+	s[g >> 6] |= 1ull << (g & 63);
+	w[sc->wid[g] ? 0 : 1] += sc->wid[g] ? sc->wid[g] : 1;
+}
+
+static void set_del(const Sched *sc, uint64_t *s, int32_t g, int32_t w[2])
+{
+	if (!live_has(s, g)) return;
+	s[g >> 6] &= ~(1ull << (g & 63));
+	w[sc->wid[g] ? 0 : 1] -= sc->wid[g] ? sc->wid[g] : 1;
+}
+
+/* the exact peak of order ord: backward liveness from the registers live
+   after the region; the point of an instruction counts its writes too.
+   Leaves in sc->live the registers live before the region, which no legal
+   order changes */
+static Peak region_peak(const Region *r, const Sched *sc, const int32_t *ord)
+{
+	uint64_t *s = sc->live;
+	int32_t w[2] = {0, 0};
+	memset(s, 0, sizeof(uint64_t) * (size_t)r->words);
+	for (int32_t j = 0; j < r->words; j++)
+		for (uint64_t m = r->out[j]; m; m &= m - 1) set_add(sc, s, j * 64 + __builtin_ctzll(m), w);
+	Peak p = {w[0], w[1]};
+	for (int32_t k = r->n - 1; k >= 0; k--) {
+		int32_t i = ord[k], pt[2] = {w[0], w[1]};
+		for (int32_t q = r->dstart[i]; q < r->dstart[i + 1]; q++) {
+			int32_t g = r->dreg[q];
+			int dup = live_has(s, g);
+			for (int32_t z = r->dstart[i]; z < q && !dup; z++) dup = r->dreg[z] == g;
+			if (!dup) pt[sc->wid[g] ? 0 : 1] += sc->wid[g] ? sc->wid[g] : 1;
+		}
+		if (pt[0] > p.gen) p.gen = pt[0];
+		if (pt[1] > p.pred) p.pred = pt[1];
+		for (int32_t q = r->dstart[i]; q < r->dstart[i + 1] && !r->guarded[i]; q++)
+			set_del(sc, s, r->dreg[q], w);
+		for (int32_t q = r->ustart[i]; q < r->ustart[i + 1]; q++) set_add(sc, s, r->ureg[q], w);
+		if (w[0] > p.gen) p.gen = w[0];
+		if (w[1] > p.pred) p.pred = w[1];
+	}
+	return p;            /* sc->live: live before the region, whatever the order */
+}
+
+/* ---- list scheduling --------------------------------------------------- */
+
+typedef struct List {        /* state of one scheduling of a region */
+	int32_t *left;           /* n: unscheduled dependence predecessors */
+	int32_t *ready, nready;  /* instructions whose predecessors are all scheduled */
+	int32_t *cnt;            /* n: unscheduled instructions of each deadline */
+	int32_t cur;             /* general slots live now (forward, approximate) */
+} List;
+
+/* 1 if instruction i reads g for the last time in the region, and g dies */
+static int ends(const Region *r, const Sched *sc, int32_t i, int32_t g)
+{
+	int32_t occ = 0;
+	for (int32_t q = r->ustart[i]; q < r->ustart[i + 1]; q++) occ += r->ureg[q] == g;
+	return occ && sc->rem[g] == occ && !live_has(r->out, g) && live_has(sc->live, g);
+}
+
+/* general slots instruction i would add to those live, less those it frees */
+static int32_t delta(const Region *r, const Sched *sc, int32_t i)
+{
+	int32_t d = 0;
+	for (int32_t q = r->ustart[i]; q < r->ustart[i + 1]; q++) {
+		int32_t g = r->ureg[q], dup = 0;
+		for (int32_t z = r->ustart[i]; z < q && !dup; z++) dup = r->ureg[z] == g;
+		if (!dup && ends(r, sc, i, g)) d -= sc->wid[g];
+	}
+	for (int32_t q = r->dstart[i]; q < r->dstart[i + 1]; q++) {
+		int32_t g = r->dreg[q], dup = 0;
+		for (int32_t z = r->dstart[i]; z < q && !dup; z++) dup = r->dreg[z] == g;
+		if (!dup && (!live_has(sc->live, g) || ends(r, sc, i, g))) d += sc->wid[g];
+	}
+	return d;
+}
+
+/* 1 if scheduling x at position p still lets every instruction meet its
+   deadline (unit-time tasks: EDF succeeds iff no deadline is overbooked) */
+static int feasible(const Region *r, const List *ls, int32_t x, int32_t p)
+{
+	int32_t acc = 0;
+	for (int32_t d = p; d < r->n; d++) {
+		acc += ls->cnt[d] - (r->deadline[x] == d);
+		if (acc > d - p) return 0;
+	}
+	return 1;
+}
+
+static int32_t choose(const Region *r, const Sched *sc, const List *ls, int32_t p, int32_t budget)
+{
+	int32_t edf = -1, org = -1;
+	for (int32_t k = 0; k < ls->nready; k++) {
+		int32_t x = ls->ready[k];
+		if (edf < 0 || r->deadline[x] < r->deadline[edf] ||
+		    (r->deadline[x] == r->deadline[edf] && x < edf))
+			edf = x;
+		if (org < 0 || x < org) org = x;
+	}
+	int32_t want = org;
+	if (budget <= 0 || ls->cur + delta(r, sc, org) > budget) {
+		int32_t bd = 0;
+		want = -1;
+		for (int32_t k = 0; k < ls->nready; k++) {
+			int32_t x = ls->ready[k], d = delta(r, sc, x);
+			if (want < 0 || d < bd || (d == bd && (r->deadline[x] < r->deadline[want] ||
+			    (r->deadline[x] == r->deadline[want] && x < want))))
+				want = x, bd = d;
+		}
+	}
+	if (want != edf && !feasible(r, ls, want, p)) want = edf;
+	return want;
+}
+
+/* x scheduled: the forward live set and counts follow */
+static void retire(const Region *r, Sched *sc, List *ls, int32_t x)
+{
+	int32_t w[2] = {ls->cur, 0};
+	for (int32_t q = r->ustart[x]; q < r->ustart[x + 1]; q++) sc->rem[r->ureg[q]]--;
+	for (int32_t q = r->ustart[x]; q < r->ustart[x + 1]; q++) {
+		int32_t g = r->ureg[q];
+		if (!sc->rem[g] && !live_has(r->out, g)) set_del(sc, sc->live, g, w);
+	}
+	for (int32_t q = r->dstart[x]; q < r->dstart[x + 1]; q++) {
+		int32_t g = r->dreg[q];
+		if (sc->rem[g] || live_has(r->out, g)) set_add(sc, sc->live, g, w);
+	}
+	ls->cur = w[0];
+	ls->cnt[r->deadline[x]]--;
+	for (int32_t k = 0; k < ls->nready; k++)
+		if (ls->ready[k] == x) ls->ready[k] = ls->ready[--ls->nready];
+	for (int32_t k = r->sstart[x]; k < r->sstart[x + 1]; k++)
+		if (!--ls->left[r->succ[k]]) ls->ready[ls->nready++] = r->succ[k];
+}
+
+/* a new order of the region into ord: nvcc's while the live slots stay
+   within budget (<= 0: never), the one freeing the most slots beyond it */
+static void region_order(const Region *r, Sched *sc, int32_t budget, int32_t *ord)
+{
+	List ls = {0};
+	ls.left = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
+	ls.ready = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
+	ls.cnt = xcalloc((size_t)r->n + 1, sizeof(int32_t));
+	memcpy(ls.left, r->npred, sizeof(int32_t) * (size_t)r->n);
+	int32_t w[2] = {0, 0};
+	memset(sc->live, 0, sizeof(uint64_t) * (size_t)r->words);
+	for (int32_t j = 0; j < r->words; j++)
+		for (uint64_t m = r->in[j]; m; m &= m - 1)
+			set_add(sc, sc->live, j * 64 + __builtin_ctzll(m), w);
+	ls.cur = w[0];
+	for (int32_t q = 0; q < r->ustart[r->n]; q++) sc->rem[r->ureg[q]]++;
+	for (int32_t i = 0; i < r->n; i++) {
+		ls.cnt[r->deadline[i]]++;
+		if (!ls.left[i]) ls.ready[ls.nready++] = i;
+	}
+	for (int32_t p = 0; p < r->n; p++) {
+		assert(ls.nready > 0);
+		int32_t x = choose(r, sc, &ls, p, budget);
+		assert(r->deadline[x] >= p);
+		ord[p] = x;
+		retire(r, sc, &ls, x);
+	}
+	for (int32_t q = 0; q < r->ustart[r->n]; q++) assert(!sc->rem[r->ureg[q]]);
+	free(ls.left), free(ls.ready), free(ls.cnt);
+}
+
+/* ---- the pass ------------------------------------------------------------ */
+
+/* the regions of f: [rs[k], re[k]); returns how many */
+static int32_t regions_of(const Func *f, const Cfg *c, int32_t *rs, int32_t *re)
+{
+	uint8_t *brk = xcalloc((size_t)f->nins + 1, 1);
+	for (int32_t k = 0; k < f->nlabel; k++)
+		if (f->labels[k].ins >= 0 && f->labels[k].ins <= f->nins) brk[f->labels[k].ins] = 1;
+	for (int32_t k = 0; k < f->nbpragma; k++)
+		if (f->bpragmas[k].ins >= 0 && f->bpragmas[k].ins <= f->nins) brk[f->bpragmas[k].ins] = 1;
+	int32_t nr = 0;
+	for (int32_t b = 0; b < c->nblock; b++) {
+		const Block *bk = &c->blocks[b];
+		int32_t end = bk->last + 1;
+		if (bk->term >= 0 &&
+		    (op_info[f->ins[bk->term].op].flags & (OPF_BRANCH | OPF_RET | OPF_EXIT)))
+			end = bk->term;
+		int32_t s = bk->first;
+		for (int32_t i = bk->first; i <= end; i++) {
+			int cut = i == end || brk[i] ||
+			          (op_info[f->ins[i].op].flags & (OPF_PSEUDO | OPF_RFOP));
+			if (!cut) continue;
+			if (i - s >= 2 && i - s <= MAXREGION) rs[nr] = s, re[nr++] = i;
+			s = i < end && (op_info[f->ins[i].op].flags & (OPF_PSEUDO | OPF_RFOP)) ? i + 1 : i;
+		}
+	}
+	free(brk);
+	return nr;
+}
+
+static int region_init(Region *r, const Func *f, const Live *l, Sched *sc, int32_t s, int32_t e)
+{
+	memset(r, 0, sizeof *r);
+	r->f = f, r->s = s, r->n = e - s, r->words = l->words;
+	r->in = live_in(l, s);
+	r->out = live_out(l, e - 1);
+	if (!region_operands(r)) return 0;
+	region_deps(r, sc);
+	return 1;
+}
+
+static void apply(Func *f, const Region *r, const int32_t *ord, SchedStats *st)
+{
+	Ins *tmp = xmalloc(sizeof(Ins) * (size_t)r->n);
+	for (int32_t p = 0; p < r->n; p++) {
+		tmp[p] = f->ins[r->s + ord[p]];
+		st->moved += ord[p] != p;
+	}
+	memcpy(f->ins + r->s, tmp, sizeof(Ins) * (size_t)r->n);
+	free(tmp);
+	st->reordered++;
+}
+
+/* the better order of region k: new peak into *got, 1 if it beats nvcc's */
+static int better(const Region *r, Sched *sc, int32_t budget, Peak p0, int32_t npred,
+                  int32_t *ord, Peak *got)
+{
+	uint64_t *in0 = xmalloc(sizeof(uint64_t) * ((size_t)r->words + 1));
+	memcpy(in0, sc->live, sizeof(uint64_t) * (size_t)r->words);
+	region_order(r, sc, budget, ord);
+	*got = region_peak(r, sc, ord);
+	assert(!memcmp(in0, sc->live, sizeof(uint64_t) * (size_t)r->words));
+	free(in0);
+	int32_t plim = p0.pred > npred ? p0.pred : npred;
+	return got->gen < p0.gen && got->pred <= plim;
+}
+
+void schedule_func(Func *f, int32_t npred, SchedStats *st)
+{
+	SchedStats z = {0};
+	if (!st) st = &z;
+	memset(st, 0, sizeof *st);
+	if (f->nins < 2) return;
+	Cfg *c = cfg_build(f);
+	Live *l = live_compute(c);
+	Sched sc = {0};
+	size_t nreg = (size_t)f->nreg + 1;
+	sc.wid = xmalloc(nreg);
+	for (int32_t g = 0; g < f->nreg; g++) sc.wid[g] = (uint8_t)ra_reg_width(f->regtype[g]);
+	sc.rem = xcalloc(nreg, sizeof(int32_t));
+	sc.lastdef = xmalloc(sizeof(int32_t) * nreg);
+	sc.rdhead = xmalloc(sizeof(int32_t) * nreg);
+	for (size_t g = 0; g < nreg; g++) sc.lastdef[g] = sc.rdhead[g] = -1;
+	sc.live = xcalloc((size_t)l->words + 1, sizeof(uint64_t));
+	int32_t *rs = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
+	int32_t *re = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
+	int32_t nr = regions_of(f, c, rs, re), budget = 0;
+	Peak *p0 = xcalloc((size_t)nr + 1, sizeof(Peak));
+	int32_t *ord = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
+	int32_t *id = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
+	for (int32_t i = 0; i < f->nins; i++) id[i] = i;
+	st->regions = nr;
+	/* pass 1: nvcc's peaks, and the least this heuristic reaches: the budget */
+	for (int32_t k = 0; k < nr; k++) {
+		Region r;
+		Peak got;
+		if (!region_init(&r, f, l, &sc, rs[k], re[k])) {
+			p0[k].gen = -1;         /* left alone: too many operands */
+			region_free(&r);
+			continue;
+		}
+		p0[k] = region_peak(&r, &sc, id);
+		int32_t least = better(&r, &sc, 0, p0[k], npred, ord, &got) ? got.gen : p0[k].gen;
+		if (least > budget) budget = least;
+		if (p0[k].gen > st->peak_before) st->peak_before = p0[k].gen;
+		region_free(&r);
+	}
+	/* pass 2: every region above the budget gets down to it */
+	st->peak_after = 0;
+	for (int32_t k = 0; k < nr; k++) {
+		Region r;
+		Peak got = p0[k];
+		if (p0[k].gen > budget && region_init(&r, f, l, &sc, rs[k], re[k])) {
+			region_peak(&r, &sc, id);
+			if (better(&r, &sc, budget, p0[k], npred, ord, &got) && got.gen <= budget)
+				apply(f, &r, ord, st);
+			else if (region_peak(&r, &sc, id),
+			         better(&r, &sc, 0, p0[k], npred, ord, &got))
+				apply(f, &r, ord, st);
+			else
+				got = p0[k];
+			region_free(&r);
+		}
+		if (got.gen > st->peak_after) st->peak_after = got.gen;
+	}
+	free(p0), free(ord), free(id), free(rs), free(re);
+	free(sc.wid), free(sc.rem), free(sc.lastdef), free(sc.rdhead), free(sc.live);
+	live_free(l);
+	cfg_free(c);
+}
