@@ -212,7 +212,8 @@ int pass_run_report(Module *m, const Config *cfg, PassReport *r)
 		Func *f = &m->funcs[i];
 		if (!f->has_body || (f->attr & ATTR_PROTO)) continue;
 		double t0 = cpu_sec();
-		if (cfg->compiler_schedule)
+		if (cfg->compiler_schedule && cfg->compiler_regalloc)   /* for the allocator: virtual
+		                                                          registers run nvcc's order */
 			schedule_func(f, (int32_t)cfg->compiler_pred_regs, &pf[i].sched);
 		if (d.c || d.l || d.d) dump_analyses(m, f, &d);
 		if (cfg->compiler_regalloc) rc = allocate(m, i, cfg, &d, &pf[i]);
