@@ -10,15 +10,20 @@
  *             (no nesting, no path releasing twice).
  *   registers at every point not acquired, no register read or written, nor
  *             live per thread, occupies a slot at or above |Bs|.
- *   releases  every rfsim.release runs with the warp converged -- outside
- *             the region of every divergent branch -- and nothing live at
- *             warp level (divergence-aware liveness of the new code) sits
- *             in the extended set there.  Together with the per-thread rule
- *             this is the warp-level one: the hardware drops the extended
- *             set only at a release, where every lane is present; lanes
- *             waiting while others run released code sit at points whose
- *             values are in the base set, or hold the extended set that an
- *             acquire on their path took and no release has given back.
+ *   releases  nothing live at warp level (divergence-aware liveness of
+ *             the new code) sits in the extended set at an rfsim.release,
+ *             and a divergent branch whose region holds a release is taken
+ *             released, and every edge from its region to its
+ *             reconvergence point leaves released.  Together with the
+ *             per-thread rule this is the warp-level one: the hardware's
+ *             mode is per warp and a release drops the extended set of
+ *             every lane, so while lanes run a release, the lanes waiting
+ *             (at the start of their path, or at the reconvergence point)
+ *             must sit released, their values in the base set.  A region
+ *             without a release may be entered and left acquired: an
+ *             acquire there finds the warp either released or holding the
+ *             set another path took, and does nothing then (section III),
+ *             and released code runs unchanged on an acquired warp.
  *   barriers  no CTA barrier inside an acquired region (deadlock rule 2).
  *
  * Registers live at the first instruction are live undefined (read before
@@ -125,6 +130,64 @@ static void regions(const Cfg *c, uint8_t *inreg)
 	free(mark);
 }
 
+/* mode after block b's instructions, from its entry mode */
+static int out_mode(const Cfg *c, const int *min, int32_t b)
+{
+	int m = min[b], dummy = 0;
+	for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++)
+		m = step(&c->f->ins[i], m, i, &dummy, NULL);
+	return m;
+}
+
+/* a divergent branch whose region (no CTA barrier in it) holds a release:
+   taken released, and every edge from the region to the reconvergence
+   point leaves released */
+static int check_divergent(const Cfg *c, const int *min, FILE *out)
+{
+	const Func *f = c->f;
+	int32_t nb = c->nblock, *stk = xmalloc(sizeof(int32_t) * ((size_t)nb * 4 + 8)), bad = 0;
+	uint8_t *mark = xmalloc((size_t)nb + 1);
+	for (int32_t b = 0; b < nb; b++) {
+		const Block *bb = &c->blocks[b];
+		int32_t pd = c->ipdom[b];
+		if (bb->term < 0 || bb->nsucc < 2 || pd < 0 || min[b] == M_TOP) continue;
+		const Ins *t = &f->ins[bb->term];
+		if (t->op != OP_BRA || t->guard < 0 || (t->mods & MOD_UNI)) continue;
+		int32_t sp = 0, bar = 0, dir = 0;
+		memset(mark, 0, (size_t)nb + 1);
+		for (int32_t k = 0; k < bb->nsucc; k++) stk[sp++] = bb->succ[k];
+		while (sp) {
+			int32_t x = stk[--sp];
+			if (x == pd || x == c->exit || mark[x]) continue;
+			mark[x] = 1;
+			for (int32_t i = c->blocks[x].first; i <= c->blocks[x].last; i++) {
+				bar |= cta_barrier(&f->ins[i]);
+				dir |= f->ins[i].op == OP_RF_RELEASE;
+			}
+			for (int32_t k = 0; k < c->blocks[x].nsucc; k++) stk[sp++] = c->blocks[x].succ[k];
+		}
+		if (bar || !dir) continue;
+		if (out_mode(c, min, b) != M_REL) {
+			if (out) fprintf(out, "regmutex check: %d: divergent branch taken acquired over "
+			                 "an acquire or release\n", bb->term);
+			bad++;
+		}
+		for (int32_t x = 0; x < nb && pd != c->exit; x++) {
+			if (!mark[x] || min[x] == M_TOP) continue;
+			for (int32_t k = 0; k < c->blocks[x].nsucc; k++)
+				if (c->blocks[x].succ[k] == pd && out_mode(c, min, x) != M_REL) {
+					if (out) fprintf(out, "regmutex check: %d: a path reaches the "
+					                 "reconvergence point of %d acquired\n",
+					                 c->blocks[x].last, bb->term);
+					bad++;
+				}
+		}
+	}
+	free(stk);
+	free(mark);
+	return bad;
+}
+
 int regmutex_check(const Func *f, int32_t bs, FILE *out)
 {
 	Cfg *c = cfg_build(f);
@@ -165,15 +228,12 @@ int regmutex_check(const Func *f, int32_t bs, FILE *out)
 				if (out) fprintf(out, "regmutex check: %d: CTA barrier while acquired\n", i);
 				bad++;
 			}
-			if (in->op == OP_RF_RELEASE && inreg[b] == 1) {
-				if (out) fprintf(out, "regmutex check: %d: release in divergent code\n", i);
-				bad++;
-			}
 			if ((mb != M_ACQ || m != M_ACQ) && !(i == 0 && in->op == OP_RF_ACQUIRE))
 				bad += check_regs(f, lt, in->op == OP_RF_RELEASE && inreg[b] != 2 ? lw : NULL, i,
 				                  bs, out);
 		}
 	}
+	bad += check_divergent(c, min, out);
 	free(min);
 	free(inreg);
 	live_free(lt);

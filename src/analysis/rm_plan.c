@@ -5,16 +5,36 @@
  *
  * Modes.  Each instruction is acquired (A) or released (R).  It is A when
  * it needs more than |Bs| registers (regmutex_need: warp-level liveness in
- * 32-bit slots).  Then, for safety in conditional code, a closure over
- * divergence, to a fixpoint: for each divergent branch (guarded bra without
- * .uni) in block b, with reconvergence point p = ipdom(b) and region R(b)
- * (the blocks reachable from b's successors without passing p), if the
- * branch or any instruction of R(b) is A, all of R(b) and the branch become
- * A, and so does p's first instruction when some predecessor of p leaves
- * released.  A region holding a CTA barrier is taken as uniform (CUDA
- * requires every thread to reach a __syncthreads, so no branch around one
- * diverges) and not closed.  A CTA barrier must stay R (deadlock rule 2);
- * a |Bs| for which it cannot is rejected.
+ * 32-bit slots).  Then, to a fixpoint:
+ *   loops     an innermost loop with an A point and no CTA barrier becomes
+ *             A whole: a release and an acquire in every iteration would
+ *             cost their compaction moves and the release's wait each time
+ *             round (tpacf: 35% more cycles that way).
+ *   divergence  the hardware's mode is per warp, and a release drops the
+ *             extended set of every lane, so lanes waiting while others run
+ *             must not hold values there when a release runs.  For each
+ *             divergent branch (guarded bra without .uni) in block b, with
+ *             reconvergence point p = ipdom(b) and region R(b) (the blocks
+ *             reachable from b's successors without passing p): if the
+ *             branch is R and p starts R (or p is the exit), acquired
+ *             stretches inside R(b) are safe as they are -- the lanes of
+ *             the other side wait at the start of their path released,
+ *             those done wait at p released (their stretches release on the
+ *             way out, never at p's head), and the lanes running next find
+ *             the warp released, as their code assumes; section III makes
+ *             acquire and release "flexible ... within conditional code"
+ *             this way.  Otherwise (the branch is A, or R(b) has an A point
+ *             and p starts A) all of R(b) and the branch become A, so no
+ *             release runs inside the region, and p's first instruction
+ *             becomes A when some predecessor of p leaves released -- unless
+ *             p starts with an exit or a CTA barrier, which cannot run
+ *             acquired: then the regions of every divergent branch
+ *             reconverging at p are closed too, so all lanes arrive
+ *             acquired and p releases at its head.
+ * A region holding a CTA barrier is taken as uniform (CUDA requires every
+ * thread to reach a __syncthreads, so no branch around one diverges) and
+ * not closed.  A CTA barrier must stay R (deadlock rule 2); a |Bs| for
+ * which it cannot is rejected.
  *
  * Placement.  The code of a mode change sits where the change is: between
  * two instructions of a block; on a CFG edge -- after the block for a
@@ -26,12 +46,12 @@
  * crosses exactly one R->A change since its last A->R change (the modes
  * are a function of the point, and every change emits its directive), so
  * no path acquires twice or releases twice.  Releases are safe for a
- * diverged warp: by the closure no A->R change lies inside a divergent
- * region or right after a divergent branch, and a reconvergence point is
- * released at its head, after the lanes have met, so every lane is present
- * at each release.  An acquire run by some lanes only is harmless: the
- * others wait at R points, whose values sit in the base set, and an
- * acquire of an acquired warp does nothing (section III).
+ * diverged warp: an A->R change inside a divergent region lies only in a
+ * region entered and left released (above), and a reconvergence point of a
+ * closed region is released at its head, after the lanes have met.  An
+ * acquire run by some lanes only is harmless: the others wait at R points,
+ * whose values sit in the base set, or hold the set their own path
+ * acquired, and an acquire of an acquired warp does nothing (section III).
  *
  * Compaction (rm_home.c gives the homes).  Inside A code every register
  * keeps its slot; in R code each value of an extended register (a piece of
@@ -103,19 +123,54 @@ static int region(const Plan *p, int32_t b, uint8_t *mark, int32_t *stk)
 	return hasbar;
 }
 
+/* block b starts with its function's exit (ret or exit) or a CTA barrier:
+   an instruction that cannot run acquired */
+static int stays_released(const Plan *p, int32_t b)
+{
+	const Block *bb = &p->c->blocks[b];
+	if (bb->first > bb->last) return 0;
+	const Ins *in = &p->f->ins[bb->first];
+	return cta_barrier(in) || ((op_info[in->op].flags & (OPF_RET | OPF_EXIT)) && in->guard < 0);
+}
+
+/* b's region is closed and reconverges at a block that must start released
+   (an exit: the section would stay taken until the CTA left; a barrier:
+   deadlock rule 2): so are the regions of the other divergent branches
+   reconverging there, so that every lane arrives acquired and the block
+   releases at its head */
+static int close_siblings(Plan *p, int32_t b)
+{
+	const Cfg *c = p->c;
+	int32_t pd = c->ipdom[b], ch = 0;
+	uint8_t *mark = xmalloc((size_t)p->nb + 1);
+	int32_t *stk = xmalloc(sizeof(int32_t) * ((size_t)c->nblock * 4 + 8));
+	for (int32_t s = 0; s < p->nb; s++) {
+		if (s == b || c->ipdom[s] != pd || !divergent(c, s) || region(p, s, mark, stk)) continue;
+		for (int32_t x = 0; x < p->nb; x++)
+			if (mark[x]) ch |= set_a(p, c->blocks[x].first, c->blocks[x].last);
+		ch |= set_a(p, c->blocks[s].term, c->blocks[s].last);
+	}
+	free(mark);
+	free(stk);
+	return ch;
+}
+
 /* one closure step for divergent branch b; 1 if a mode changed */
 static int close_one(Plan *p, int32_t b, const uint8_t *mark)
 {
 	const Cfg *c = p->c;
 	const Block *bb = &c->blocks[b];
-	int any = p->M[bb->term], ch = 0;
+	int32_t pd = c->ipdom[b];
+	int any = 0, ch = 0, mixed = 0;
 	for (int32_t x = 0; x < p->nb && !any; x++) any = mark[x] && any_a(p, x);
-	if (!any) return 0;
+	/* released at the branch and at the reconvergence point: acquired
+	   stretches inside the region need no closure */
+	if (!p->M[bb->term] && (!any || pd == c->exit || !entry_mode(p, pd))) return 0;
 	for (int32_t x = 0; x < p->nb; x++)
 		if (mark[x]) ch |= set_a(p, c->blocks[x].first, c->blocks[x].last);
 	ch |= set_a(p, bb->term, bb->last);
-	int32_t pd = c->ipdom[b], mixed = 0;
 	if (pd == c->exit) return ch;
+	if (stays_released(p, pd)) ch |= close_siblings(p, b);
 	for (int32_t k = 0; k < c->blocks[pd].npred; k++)
 		mixed |= !exit_mode(p, c->blocks[pd].pred[k]);
 	if (mixed) ch |= set_a(p, c->blocks[pd].first, c->blocks[pd].first);
@@ -132,6 +187,28 @@ static void tails(Plan *p)
 	}
 }
 
+/* an innermost loop holding an acquired point and no CTA barrier is
+   acquired whole: an acquire and a release in every iteration would cost
+   their moves and the release's wait each time round */
+static int hoist_loops(Plan *p)
+{
+	const Cfg *c = p->c;
+	int ch = 0;
+	for (int32_t l = 0; l < c->nloop; l++) {
+		const Loop *lp = &c->loops[l];
+		int inner = 1, any = 0, bar = 0;
+		for (int32_t k = 0; k < c->nloop && inner; k++) inner = c->loops[k].parent != l;
+		if (!inner) continue;
+		for (int32_t b = 0; b < p->nb; b++)
+			if (lp->body[b >> 6] >> (b & 63) & 1) any |= any_a(p, b), bar |= p->bar[b];
+		if (!any || bar) continue;
+		for (int32_t b = 0; b < p->nb; b++)
+			if (lp->body[b >> 6] >> (b & 63) & 1)
+				ch |= set_a(p, c->blocks[b].first, c->blocks[b].last);
+	}
+	return ch;
+}
+
 /* the divergence closure of the modes; 0 if a barrier became acquired */
 static int close_modes(Plan *p)
 {
@@ -139,7 +216,7 @@ static int close_modes(Plan *p)
 	uint8_t *mark = xmalloc((size_t)p->nb + 1);
 	int32_t *stk = xmalloc(sizeof(int32_t) * ((size_t)c->nblock * 4 + 8));
 	for (int changed = 1; changed;) {
-		changed = 0;
+		changed = hoist_loops(p);
 		tails(p);
 		for (int32_t b = 0; b < p->nb; b++)
 			if (divergent(c, b) && c->ipdom[b] >= 0 && !region(p, b, mark, stk))
@@ -321,13 +398,19 @@ static int falls_through(const Ins *t)
 }
 
 /* v is entered released from predecessors that are all acquired: its
-   release goes at its head, run by all lanes once reconverged there */
+   release goes at its head, run by all lanes once reconverged there --
+   unless v reconverges a divergent branch taken released, whose lanes must
+   wait there released (an acquired stretch inside its region releases on
+   the way out, so that the lanes running next find the warp released) */
 static int head(const Plan *p, int32_t v)
 {
-	const Block *bb = &p->c->blocks[v];
+	const Cfg *c = p->c;
+	const Block *bb = &c->blocks[v];
 	if (!bb->npred || v == 0 || entry_mode(p, v)) return 0;   /* entry: a released pred */
 	for (int32_t k = 0; k < bb->npred; k++)
 		if (!exit_mode(p, bb->pred[k])) return 0;
+	for (int32_t b = 0; b < p->nb; b++)
+		if (c->ipdom[b] == v && divergent(c, b) && !p->M[c->blocks[b].term]) return 0;
 	return 1;
 }
 

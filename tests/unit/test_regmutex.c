@@ -6,8 +6,9 @@
  * through the pass at a forced |Es|, with the resulting code embedded
  * (labels and instructions as the printer writes them): a high-pressure
  * loop (acquire before the loop, release at the head of the block after
- * it), a high-pressure side of a divergent branch (the branch and the side
- * acquired, the release at the reconvergence point's head), two regions
+ * it), a high-pressure side of a divergent branch (the branch taken
+ * released, the side acquiring and releasing before the reconvergence
+ * point, where the lanes that skipped it wait released), two regions
  * in straight code (two acquire/release pairs, with compaction moves of a
  * value live across them), and a barrier inside a high-pressure stretch
  * (deadlock rule 2: a |Bs| below the registers live at the barrier is
@@ -18,6 +19,9 @@
  * registers on Fermi: candidates 2, 4, 6, 8; 4, 6, 8 keep 48 warps with
  * 16, 26, 32 pool sections; the pick is 6), the deadlock rules as
  * filters, and the storage of section III-B (384 bits; 24 paired).
+ * The checker's warp-level rule on hand-placed directives: a release in
+ * the region of a divergent branch taken acquired, or on a path that
+ * reaches the reconvergence point acquired, is refused.
  * Program output with the pass on is tested end to end by
  * tests/test_regmutex_compiler.py, which runs every workload.
  */
@@ -256,9 +260,12 @@ TEST(regmutex_loop)
 	    1, 1);
 }
 
-/* a divergent branch with a high-pressure side: the branch block's end and
-   the side are acquired (before the branch, by every lane), the release is
-   at the reconvergence point's head, after the lanes have met */
+/* a divergent branch with a high-pressure side: the stretch before the
+   branch (tid and n copied back from their homes, the pointer formed) is
+   one region; the branch is taken released; the side acquires and releases
+   again before the reconvergence point, so the lanes that skip it wait
+   there released and those that run it find the warp as their code
+   assumes (section III: acquire and release work inside conditional code) */
 TEST(regmutex_conditional)
 {
 	golden(K_COND, 4,
@@ -272,9 +279,12 @@ TEST(regmutex_conditional)
 	    "\tadd.s64 %rd2, %rd0, %rd2;\n"
 	    "\tmov.f32 %r0, 0f3F800000;\n"
 	    "\tsetp.ge.u32 %p0, %r5, %r4;\n"
+	    "\trfsim.release;\n"
 	    "\t@%p0 bra $L_done;\n"
 	    "\tld.global.f32 %r0, [%rd2];\n"
-	    "\tld.global.f32 %r4, [%rd2+4];\n"
+	    "\tld.global.f32 %r1, [%rd2+4];\n"
+	    "\trfsim.acquire;\n"
+	    "\tmov.b32 %r4, %r1;\n"
 	    "\tld.global.f32 %r5, [%rd2+8];\n"
 	    "\tld.global.f32 %r6, [%rd2+12];\n"
 	    "\tld.global.f32 %r7, [%rd2+16];\n"
@@ -283,12 +293,98 @@ TEST(regmutex_conditional)
 	    "\tmul.f32 %r0, %r4, %r7;\n"
 	    "\tmul.f32 %r4, %r5, %r6;\n"
 	    "\tadd.f32 %r0, %r1, %r0;\n"
-	    "\tadd.f32 %r0, %r0, %r4;\n"
-	    "$L_done:\n"
+	    "\tmov.b32 %r1, %r4;\n"
 	    "\trfsim.release;\n"
+	    "\tadd.f32 %r0, %r0, %r1;\n"
+	    "$L_done:\n"
 	    "\tst.global.f32 [%rd2], %r0;\n"
 	    "\tret;\n",
-	    1, 1);
+	    2, 2);
+}
+
+/* hand-placed directives, modes consistent on every path, few registers:
+   only the warp-level rule can object.  PTX has no rfsim.acquire (the
+   parser refuses it), so `nanosleep.u32 1` stands for an acquire and
+   `nanosleep.u32 2` for a release until the code is allocated */
+#define K_DIR(BODY) HDR \
+	".visible .entry dirs(.param .u64 p0)\n" \
+	"{\n" \
+	"\t.reg .pred %p<2>;\n" \
+	"\t.reg .b32 %r<4>;\n" \
+	"\t.reg .b64 %rd<2>;\n" \
+	"\tld.param.u64 %rd0, [p0];\n" \
+	"\tmov.u32 %r0, %tid.x;\n" \
+	"\tsetp.lt.u32 %p0, %r0, 16;\n" \
+	BODY \
+	"\tst.global.u32 [%rd0], %r1;\n" \
+	"\tret;\n" \
+	"}\n"
+
+static int check_hand(const char *src)
+{
+	Module *m = ptx_parse(src, strlen(src), "dirs.ptx");
+	CHECK(m != NULL);
+	if (!m) return -1;
+	Config c;
+	config_defaults(&c);
+	CHECK_EQ(config_load(&c, "fermi-gtx480"), RF_OK);
+	CHECK_EQ(config_set(&c, "compiler.schedule", "0"), RF_OK);
+	PassReport r;
+	CHECK_EQ(pass_run_report(m, &c, &r), RF_OK);
+	Func *f = &m->funcs[0];
+	for (int32_t i = 0; i < f->nins; i++)
+		if (f->ins[i].op == OP_NANOSLEEP) {
+			f->ins[i].op = f->ins[i].o[0].imm == 1 ? OP_RF_ACQUIRE : OP_RF_RELEASE;
+			f->ins[i].ns = 0;
+		}
+	int bad = regmutex_check(f, 8, NULL);
+	pass_report_free(&r);
+	ir_free(m);
+	return bad;
+}
+
+TEST(regmutex_check_divergent_release)
+{
+	/* taken released, the side acquires and releases inside: fine */
+	CHECK_EQ(check_hand(K_DIR(
+	    "\t@%p0 bra $L_side;\n"
+	    "\tadd.u32 %r1, %r0, 1;\n"
+	    "\tbra.uni $L_join;\n"
+	    "$L_side:\n"
+	    "\tnanosleep.u32 1;\n"
+	    "\tadd.u32 %r1, %r0, 2;\n"
+	    "\tnanosleep.u32 2;\n"
+	    "$L_join:\n")), 0);
+	/* taken acquired and one side releases: the lanes of the other side
+	   wait holding the extended set the release drops (the branch), and
+	   the lanes that arrive at the reconvergence point first wait there
+	   acquired (its two edges) */
+	CHECK_EQ(check_hand(K_DIR(
+	    "\tnanosleep.u32 1;\n"
+	    "\t@%p0 bra $L_side;\n"
+	    "\tnanosleep.u32 2;\n"
+	    "\tadd.u32 %r1, %r0, 1;\n"
+	    "\tnanosleep.u32 1;\n"
+	    "\tbra.uni $L_join;\n"
+	    "$L_side:\n"
+	    "\tadd.u32 %r1, %r0, 2;\n"
+	    "$L_join:\n"
+	    "\tnanosleep.u32 2;\n")), 3);
+	/* taken released, but both sides reach the reconvergence point
+	   acquired while one of them released on the way: the lanes that
+	   arrive first wait there acquired */
+	CHECK_EQ(check_hand(K_DIR(
+	    "\t@%p0 bra $L_side;\n"
+	    "\tnanosleep.u32 1;\n"
+	    "\tnanosleep.u32 2;\n"
+	    "\tadd.u32 %r1, %r0, 1;\n"
+	    "\tnanosleep.u32 1;\n"
+	    "\tbra.uni $L_join;\n"
+	    "$L_side:\n"
+	    "\tnanosleep.u32 1;\n"
+	    "\tadd.u32 %r1, %r0, 2;\n"
+	    "$L_join:\n"
+	    "\tnanosleep.u32 2;\n")), 2);
 }
 
 /* two regions; tid (%r1 at base, %r7 inside) and the pointer (%rd2 / %rd4)
