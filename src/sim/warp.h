@@ -123,6 +123,8 @@ struct Launch {
 	GMem *gm;
 	uint8_t *cbank;          /* constant bank */
 	uint32_t cbank_bytes;
+	const struct TexObj *tex; /* texture and surface objects (tex.h): handle h is tex[h-1] */
+	int32_t ntex;
 	int32_t nsm;
 	double clock_ghz;
 	const char *limit_why;   /* which instruction limit applies, for the report */
