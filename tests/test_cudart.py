@@ -94,6 +94,8 @@ PROGRAMS = {
     "ctrlflow": ("ctrlflow.cu", ["-arch=sm_80", "-O2"]),        # goto/switch/early return, recursion
     "fencereduce": ("fencereduce.cu", ["-arch=sm_80", "-O2"]),  # barriers in loops, CTA waves
     "regpressure": ("regpressure.cu", ["-arch=sm_80", "-O2"]),  # 80 live values: spills
+    # CUDA arrays, texture and surface objects: tex, tld4, suld, sust
+    "textures": ("textures.cu", ["-arch=sm_80", "-O2", "-Wno-deprecated-declarations"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order
@@ -449,6 +451,18 @@ def test_device_fault_is_reported_sticky_and_reset(built, mode):
 
 
 @needs_nvcc
+def test_destroyed_texture_object_in_a_kernel_is_reported(built):
+    """textures.cu destroys a texture object, then launches a fetch through it:
+    a kernel fault naming the handle, kernel, block, thread and PTX line."""
+    p = run(built["textures"], "destroyed")
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert re.search(r"kernel fault: texture object handle \d+ is not a live texture object"
+                     r".*\n  in kernel _Z7fetch1d\w*, block \(0,0,0\), thread \(0,0,0\), "
+                     r"textures\.compute_80\.ptx:\d+\n\s+tex\.1d\.v4\.f32\.s32", p.stderr), p.stderr
+    assert "cudaErrorIllegalAddress" in p.stderr
+
+
+@needs_nvcc
 def test_stats_span_device_reset_and_units(built, tmp_path):
     stats = tmp_path / "s.json"
     passed(run(built["multitu"], RFSIM_STATS=stats, RFSIM_QUIET=1))
@@ -473,7 +487,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 
 @needs_nvcc
-@pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure"])
+@pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:
