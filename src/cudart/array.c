@@ -103,13 +103,19 @@ static cudaError_t make(cudaArray_t *out, const struct cudaChannelFormatDesc *de
 		       "supported by rfsim (flags 0x%x)", fn, flags);
 		return rt_err(cudaErrorNotSupported);
 	}
+	int dims = e.depth ? 3 : e.height ? 2 : 1;
+	size_t maxw = dims == 1 ? ARRAY_MAX_1D : dims == 2 ? ARRAY_MAX_2D_W : ARRAY_MAX_3D;
+	size_t maxh = dims == 2 ? ARRAY_MAX_2D_H : ARRAY_MAX_3D;
 	if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather | 0x20) ||
-	    !e.width || (!e.height && e.depth) || e.width > (1u << 20) || e.height > (1u << 20) ||
-	    e.depth > (1u << 14))
+	    !e.width || (!e.height && e.depth) || e.width > maxw || e.height > maxh ||
+	    e.depth > ARRAY_MAX_3D) {
+		rt_say("%s: extent %zu x %zu x %zu or flags 0x%x out of range", fn, e.width, e.height,
+		       e.depth, flags);
 		return rt_err(cudaErrorInvalidValue);
+	}
 	struct cudaArray *a = xcalloc(1, sizeof *a);
 	a->desc = *desc, a->ext = e, a->flags = flags, a->esize = esize;
-	a->dims = e.depth ? 3 : e.height ? 2 : 1;
+	a->dims = dims;
 	a->pitch = e.width * esize;
 	a->slice = a->pitch * (e.height ? e.height : 1);
 	CUresult r = cuMemAlloc(&a->dptr, a->slice * (e.depth ? e.depth : 1));

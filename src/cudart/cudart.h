@@ -265,7 +265,7 @@ struct cudaDeviceProp {
 	int multiProcessorCount;        /* sm.count */
 	int integrated;
 	int canMapHostMemory;
-	/* texture and surface limits (rfsim has no textures: zero) */
+	/* texture and surface limits (device.c; mipmapped, layered, cube map: zero) */
 	int maxTexture1D, maxTexture1DMipmap;
 	int maxTexture2D[2], maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2];
 	int maxTexture3D[3], maxTexture3DAlt[3];

@@ -126,6 +126,10 @@ cudaError_t pitched_copy(const char *fn, void *dst, size_t dpitch, const void *s
 
 /* ---- array.c: CUDA arrays ---- */
 
+/* the largest arrays (as sm_80 reports them; cudaDeviceProp.maxTexture*, maxSurface*) */
+enum { ARRAY_MAX_1D = 131072, ARRAY_MAX_2D_W = 131072, ARRAY_MAX_2D_H = 65536,
+       ARRAY_MAX_3D = 16384 };
+
 /* bytes per element of a channel format rfsim supports (1, 2 or 4 channels of 8, 16
  * or 32 bits), its channels and bytes per channel; 0 if unsupported */
 size_t array_format(const struct cudaChannelFormatDesc *d, int *nch, int *chbytes);
