@@ -463,6 +463,30 @@ def test_destroyed_texture_object_in_a_kernel_is_reported(built):
 
 
 @needs_nvcc
+def test_texture_fetches_are_timed_loads_plus_tex_lat(built, tmp_path):
+    """A fetch goes through L1 as a global load of its texels, and its result
+    comes tex.lat cycles after them: each of sample2d's one fetch per thread
+    costs 200 more cycles at tex.lat=200 (one cycle of slack for the memory
+    system's interleaving), the box filter's nine dependent ones 1800, and
+    surface accesses (plain loads and stores) nothing."""
+    runs = {}
+    for lat in (0, 200):
+        stats = tmp_path / f"s{lat}.json"
+        passed(run(built["textures"], RFSIM_STATS=stats, RFSIM_QUIET=1,
+                   RFSIM_SET=f"tex.lat={lat}"))
+        runs[lat] = json.loads(stats.read_text())["kernels"]
+    for k0, k1 in zip(runs[0], runs[200]):
+        d, name = k1["cycles"] - k0["cycles"], k0["name"]
+        if name.startswith("_Z8sample2d"):
+            assert 199 <= d <= 200, (name, d)
+            assert k0["l1_hits"] + k0["l1_misses"] > 0, k0
+        if name.startswith("_Z4box3"):
+            assert d == 1800, (name, d)
+        if name.startswith("_Z8surfread"):
+            assert d == 0 and k0["l1_hits"] + k0["l1_misses"] > 0, (name, d)
+
+
+@needs_nvcc
 def test_stats_span_device_reset_and_units(built, tmp_path):
     stats = tmp_path / "s.json"
     passed(run(built["multitu"], RFSIM_STATS=stats, RFSIM_QUIET=1))
