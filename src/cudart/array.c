@@ -1,8 +1,9 @@
 /*
  * array.c -- CUDA arrays: cudaMallocArray, cudaMalloc3DArray, cudaFreeArray,
  * their queries, and the copies into and out of them (cudaMemcpy2DToArray,
- * cudaMemcpy2DFromArray, their Async forms, the deprecated
- * cudaMemcpyToArray/FromArray; cudaMemcpy3D with arrays is pitched.c's).
+ * cudaMemcpy2DFromArray, cudaMemcpy2DArrayToArray, their Async forms, the
+ * deprecated cudaMemcpyToArray/FromArray/ArrayToArray; cudaMemcpy3D with
+ * arrays is pitched.c's).
  *
  * Layout.  NVIDIA keeps arrays in an opaque, tiled layout; rfsim keeps
  * each one in a single device allocation (driver cuMemAlloc, so it is
@@ -255,33 +256,97 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const
 }
 
 /* the deprecated forms copy count bytes from (wOffset, hOffset) on, row after row:
- * with rows packed that is one span of the array */
+ * with rows packed that is one span of the array; its device address, or NULL (said) */
+static void *span_at(const char *fn, cudaArray_const_t a, size_t wOffset, size_t hOffset,
+                     size_t count)
+{
+	if (!array_live(a)) {
+		rt_say("%s: %p is not a live CUDA array", fn, (const void *)a);
+		return NULL;
+	}
+	size_t total = a->slice * (a->ext.depth ? a->ext.depth : 1);
+	size_t off = hOffset * a->pitch + wOffset;
+	if (wOffset > a->pitch || hOffset > total / a->pitch || off > total || count > total - off) {
+		rt_say("%s: %zu bytes at byte %zu of row %zu run past the array's end (%zu bytes)",
+		       fn, count, wOffset, hOffset, total);
+		return NULL;
+	}
+	return (void *)(uintptr_t)(a->dptr + off);
+}
+
+static cudaError_t to_span(const char *fn, cudaArray_t dst, size_t wOffset, size_t hOffset,
+                           const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+	READY();
+	void *d = span_at(fn, dst, wOffset, hOffset, count);
+	if (!d) return rt_err(cudaErrorInvalidValue);
+	return pitched_copy(fn, d, count, src, count, count, 1, kind);
+}
+
+static cudaError_t from_span(const char *fn, void *dst, cudaArray_const_t src, size_t wOffset,
+                             size_t hOffset, size_t count, enum cudaMemcpyKind kind)
+{
+	READY();
+	void *s = span_at(fn, src, wOffset, hOffset, count);
+	if (!s) return rt_err(cudaErrorInvalidValue);
+	return pitched_copy(fn, dst, count, s, count, count, 1, kind);
+}
+
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                               size_t count, enum cudaMemcpyKind kind)
 {
-	if (!array_live(dst) || wOffset > dst->pitch) return rt_err(cudaErrorInvalidValue);
-	size_t off = hOffset * dst->pitch + wOffset, total = dst->slice * (dst->ext.depth ?
-	                                                                   dst->ext.depth : 1);
-	if (off > total || count > total - off) {
-		rt_say("cudaMemcpyToArray: %zu bytes at byte %zu of row %zu run past the array's "
-		       "end", count, wOffset, hOffset);
-		return rt_err(cudaErrorInvalidValue);
-	}
-	return pitched_copy("cudaMemcpyToArray", (void *)(uintptr_t)(dst->dptr + off), count, src,
-	                    count, count, 1, kind);
+	return to_span("cudaMemcpyToArray", dst, wOffset, hOffset, src, count, kind);
 }
 
 cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
                                 size_t hOffset, size_t count, enum cudaMemcpyKind kind)
 {
-	if (!array_live(src) || wOffset > src->pitch) return rt_err(cudaErrorInvalidValue);
-	size_t off = hOffset * src->pitch + wOffset, total = src->slice * (src->ext.depth ?
-	                                                                   src->ext.depth : 1);
-	if (off > total || count > total - off) {
-		rt_say("cudaMemcpyFromArray: %zu bytes at byte %zu of row %zu run past the array's "
-		       "end", count, wOffset, hOffset);
-		return rt_err(cudaErrorInvalidValue);
-	}
-	return pitched_copy("cudaMemcpyFromArray", dst, count, (const void *)(uintptr_t)
-	                    (src->dptr + off), count, count, 1, kind);
+	return from_span("cudaMemcpyFromArray", dst, src, wOffset, hOffset, count, kind);
+}
+
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                   const void *src, size_t count, enum cudaMemcpyKind kind,
+                                   cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	return to_span("cudaMemcpyToArrayAsync", dst, wOffset, hOffset, src, count, kind);
+}
+
+cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
+                                     size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	return from_span("cudaMemcpyFromArrayAsync", dst, src, wOffset, hOffset, count, kind);
+}
+
+/* ---- array to array: both are device memory, so kind must allow device to device ---- */
+
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                     cudaArray_const_t src, size_t wOffsetSrc,
+                                     size_t hOffsetSrc, size_t width, size_t height,
+                                     enum cudaMemcpyKind kind)
+{
+	const char *fn = "cudaMemcpy2DArrayToArray";
+	READY();
+	if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+		return rt_err(cudaErrorInvalidMemcpyDirection);
+	void *d = array_at(fn, dst, wOffsetDst, hOffsetDst, width, height);
+	void *s = d ? array_at(fn, src, wOffsetSrc, hOffsetSrc, width, height) : NULL;
+	if (!s) return rt_err(cudaErrorInvalidValue);
+	return pitched_copy(fn, d, dst->pitch, s, src->pitch, width, height, kind);
+}
+
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                   cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                   size_t count, enum cudaMemcpyKind kind)
+{
+	const char *fn = "cudaMemcpyArrayToArray";
+	READY();
+	if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+		return rt_err(cudaErrorInvalidMemcpyDirection);
+	void *d = span_at(fn, dst, wOffsetDst, hOffsetDst, count);
+	void *s = d ? span_at(fn, src, wOffsetSrc, hOffsetSrc, count) : NULL;
+	if (!s) return rt_err(cudaErrorInvalidValue);
+	return pitched_copy(fn, d, count, s, count, count, 1, kind);
 }

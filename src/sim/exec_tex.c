@@ -83,6 +83,16 @@ static const TexObj *object(Cta *c, Warp *w, const DIns *d, uint32_t l, int kind
 
 static int64_t mod(int64_t a, int64_t n) { return ((a % n) + n) % n; }
 
+/* a float as an s32 result (a float texture read into integer registers):
+ * truncated, saturated, NaN 0 -- defined for every input, unlike a C cast */
+static uint32_t to_s32(float f)
+{
+	if (!(f == f)) return 0;
+	if (f >= 2147483647.0f) return 0x7fffffffu;
+	if (f <= -2147483648.0f) return 0x80000000u;
+	return (uint32_t)(int32_t)f;
+}
+
 /* index i of a dimension of size n under mode: -1 for the border */
 static int64_t address(const TexObj *t, int k, int64_t i)
 {
@@ -116,7 +126,7 @@ static void channels(const TexObj *t, const uint8_t *p, float f[4], uint32_t u[4
 			uint64_t bits = b == 2 ? alu_cvt(raw, PT_F32, PT_F16, RND_NONE, 0) : raw;
 			uint32_t x = (uint32_t)bits;
 			memcpy(&f[k], &x, 4);
-			u[k] = (uint32_t)(int32_t)f[k];
+			u[k] = to_s32(f[k]);
 			continue;
 		}
 		int sgn = t->chkind == TEXC_SIGNED;
@@ -143,7 +153,7 @@ static int texel(Cta *c, Warp *w, uint32_t l, const DIns *d, const TexObj *t,
 		if (i < 0) {                        /* border (linear memory: zero) */
 			for (int q = 0; q < 4; q++) {
 				f[q] = t->linear ? 0.0f : t->border[q];
-				u[q] = t->linear ? 0 : (uint32_t)(int32_t)t->border[q];
+				u[q] = t->linear ? 0 : to_s32(t->border[q]);
 			}
 			return 1;
 		}
@@ -166,8 +176,8 @@ static float coord(const Warp *w, const Image *img, const DIns *d, int k, uint32
 	float f;
 	memcpy(&f, &x, 4);
 	if (!(f == f)) f = 0.0f;                 /* NaN: texel 0 */
-	if (f > 1e15f) f = 1e15f;
-	if (f < -1e15f) f = -1e15f;
+	if (f > 1e9f) f = 1e9f;                  /* (scaled by a size <= 2^17, still an int64) */
+	if (f < -1e9f) f = -1e9f;
 	return f;
 }
 
@@ -218,7 +228,7 @@ static int fetch(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexObj *t, fl
 		if (!texel(c, w, l, d, t, ix, tf, tu, k == 0)) return 0;
 		for (int q = 0; q < 4; q++) f[q] += wt * tf[q];
 	}
-	for (int q = 0; q < 4; q++) u[q] = (uint32_t)(int32_t)f[q];
+	for (int q = 0; q < 4; q++) u[q] = to_s32(f[q]);
 	return 1;
 }
 

@@ -108,6 +108,12 @@ static void sample(const Ref &r, const float *c, float out[4])
 
 static int nfail;
 
+#define EXPECT_ERR(call, code) do { \
+	cudaError_t e_ = (call); \
+	EXPECT(e_ == (code), "%s returned %s, not %s", #call, cudaGetErrorName(e_), #code); \
+	(void)cudaGetLastError(); } while (0)
+
+
 static void expect_eq(float got, float want, const char *what, int i)
 {
 	if (got == want || (std::isnan(got) && std::isnan(want))) return;
@@ -333,6 +339,24 @@ static void test_2d_float()
 	CHECK(cudaMemcpyFromArray(all.data(), a, 0, 0, w * h * sizeof(float),
 	                          cudaMemcpyDeviceToHost));
 	for (int i = 0; i < w * h; i++) expect_eq(all[i], ref.v[i], "cudaMemcpyFromArray", i);
+	/* array to array: a 2D block, then the whole as one span */
+	cudaArray_t c2;
+	CHECK(cudaMallocArray(&c2, &ch, w, h));
+	CHECK(cudaMemcpy2DArrayToArray(c2, 0, 0, a, 3 * sizeof(float), 1, 4 * sizeof(float), 5,
+	                               cudaMemcpyDeviceToDevice));
+	CHECK(cudaMemcpy2DFromArray(sub.data(), 4 * sizeof(float), c2, 0, 0, 4 * sizeof(float), 3,
+	                            cudaMemcpyDeviceToHost));
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 4; x++) expect_eq(sub[y * 4 + x], ref.v[(y + 1) * w + x + 3],
+		                                      "cudaMemcpy2DArrayToArray", y * 4 + x);
+	CHECK(cudaMemcpyArrayToArray(c2, 0, 0, a, 0, 0, w * h * sizeof(float),
+	                             cudaMemcpyDeviceToDevice));
+	CHECK(cudaMemcpyFromArrayAsync(all.data(), c2, 0, 0, w * h * sizeof(float),
+	                               cudaMemcpyDeviceToHost, 0));
+	for (int i = 0; i < w * h; i++) expect_eq(all[i], ref.v[i], "cudaMemcpyArrayToArray", i);
+	EXPECT_ERR(cudaMemcpy2DArrayToArray(c2, 4, 0, a, 0, 0, w * sizeof(float), 1,
+	                                    cudaMemcpyDeviceToDevice), cudaErrorInvalidValue);
+	CHECK(cudaFreeArray(c2));
 	/* tex2Dgather: component x of the 2x2 footprint */
 	float4 *o4;
 	CHECK(cudaMalloc(&o4, n * sizeof(float4)));
@@ -572,11 +596,6 @@ static void test_surface()
 	CHECK(cudaFree(o));
 	CHECK(cudaFreeArray(a4));
 }
-
-#define EXPECT_ERR(call, code) do { \
-	cudaError_t e_ = (call); \
-	EXPECT(e_ == (code), "%s returned %s, not %s", #call, cudaGetErrorName(e_), #code); \
-	(void)cudaGetLastError(); } while (0)
 
 static void test_errors()
 {
