@@ -17,8 +17,10 @@
  * Formats: 1, 2 or 4 channels (x; x, y; x, y, z, w) of 8, 16 or 32 bits,
  * all channels of one size, signed, unsigned or float (float: 16 = half,
  * or 32 bits).  Three channels are refused as NVIDIA's runtime refuses
- * them (cudaErrorInvalidChannelDescriptor).  Layered, cube-map, sparse and
- * mipmapped arrays are refused with cudaErrorNotSupported, saying so.
+ * them (cudaErrorInvalidChannelDescriptor).  A layered array
+ * (cudaArrayLayered: extent {width, 0, layers} or {width, height, layers})
+ * keeps its layers as consecutive slices.  Cube-map, sparse and mipmapped
+ * arrays are refused with cudaErrorNotSupported, saying so.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +36,8 @@ struct cudaArray {
 	CUdeviceptr dptr;                /* the texels, in the layout above */
 	size_t esize;                    /* bytes per element */
 	size_t pitch, slice;             /* bytes per row, per 2D slice */
-	int dims;                        /* 1, 2 or 3 */
+	int dims;                        /* 1, 2 or 3 (layered: of a layer) */
+	unsigned layers;                 /* layered: extent.depth; else 0 */
 	struct cudaArray *next;          /* the live arrays */
 };
 
@@ -77,6 +80,7 @@ void array_layout(cudaArray_const_t a, uint64_t *base, uint64_t size[3], uint64_
 }
 
 const struct cudaChannelFormatDesc *array_desc(cudaArray_const_t a) { return &a->desc; }
+unsigned array_layers(cudaArray_const_t a) { return a->layers; }
 
 void array_reset(void)
 {
@@ -99,17 +103,21 @@ static cudaError_t make(cudaArray_t *out, const struct cudaChannelFormatDesc *de
 		       desc->z, desc->w, (int)desc->f);
 		return rt_err(cudaErrorInvalidChannelDescriptor);
 	}
-	if (flags & (cudaArrayLayered | cudaArrayCubemap | 0x40 | 0x80)) {
-		rt_say("%s: layered, cube-map, sparse and deferred-mapping CUDA arrays are not "
-		       "supported by rfsim (flags 0x%x)", fn, flags);
+	if (flags & (cudaArrayCubemap | 0x40 | 0x80)) {
+		rt_say("%s: cube-map, sparse and deferred-mapping CUDA arrays are not supported by "
+		       "rfsim (flags 0x%x)", fn, flags);
 		return rt_err(cudaErrorNotSupported);
 	}
-	int dims = e.depth ? 3 : e.height ? 2 : 1;
-	size_t maxw = dims == 1 ? ARRAY_MAX_1D : dims == 2 ? ARRAY_MAX_2D_W : ARRAY_MAX_3D;
-	size_t maxh = dims == 2 ? ARRAY_MAX_2D_H : ARRAY_MAX_3D;
-	if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather | 0x20) ||
-	    !e.width || (!e.height && e.depth) || e.width > maxw || e.height > maxh ||
-	    e.depth > ARRAY_MAX_3D) {
+	int layered = (flags & cudaArrayLayered) != 0;
+	int dims = layered ? (e.height ? 2 : 1) : e.depth ? 3 : e.height ? 2 : 1;
+	size_t maxw = layered ? ARRAY_MAX_LAYERED_W : dims == 1 ? ARRAY_MAX_1D
+	            : dims == 2 ? ARRAY_MAX_2D_W : ARRAY_MAX_3D;
+	size_t maxh = layered ? ARRAY_MAX_LAYERED_W : dims == 2 ? ARRAY_MAX_2D_H : ARRAY_MAX_3D;
+	size_t maxd = layered ? ARRAY_MAX_LAYERS : ARRAY_MAX_3D;
+	if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore |
+	                        cudaArrayTextureGather | 0x20) ||
+	    !e.width || (!layered && !e.height && e.depth) || (layered && !e.depth) ||
+	    e.width > maxw || e.height > maxh || e.depth > maxd) {
 		rt_say("%s: extent %zu x %zu x %zu or flags 0x%x out of range", fn, e.width, e.height,
 		       e.depth, flags);
 		return rt_err(cudaErrorInvalidValue);
@@ -117,6 +125,7 @@ static cudaError_t make(cudaArray_t *out, const struct cudaChannelFormatDesc *de
 	struct cudaArray *a = xcalloc(1, sizeof *a);
 	a->desc = *desc, a->ext = e, a->flags = flags, a->esize = esize;
 	a->dims = dims;
+	a->layers = layered ? (unsigned)e.depth : 0;
 	a->pitch = e.width * esize;
 	a->slice = a->pitch * (e.height ? e.height : 1);
 	CUresult r = cuMemAlloc(&a->dptr, a->slice * (e.depth ? e.depth : 1));

@@ -128,7 +128,7 @@ cudaError_t pitched_copy(const char *fn, void *dst, size_t dpitch, const void *s
 
 /* the largest arrays (as sm_80 reports them; cudaDeviceProp.maxTexture*, maxSurface*) */
 enum { ARRAY_MAX_1D = 131072, ARRAY_MAX_2D_W = 131072, ARRAY_MAX_2D_H = 65536,
-       ARRAY_MAX_3D = 16384 };
+       ARRAY_MAX_3D = 16384, ARRAY_MAX_LAYERED_W = 32768, ARRAY_MAX_LAYERS = 2048 };
 
 /* bytes per element of a channel format rfsim supports (1, 2 or 4 channels of 8, 16
  * or 32 bits), its channels and bytes per channel; 0 if unsupported */
@@ -138,6 +138,7 @@ struct cudaArray *array_live(cudaArray_const_t a);      /* NULL if not a live ar
 void array_layout(cudaArray_const_t a, uint64_t *base, uint64_t size[3], uint64_t *pitch,
                   uint64_t *slice, int *dims, unsigned *flags);
 const struct cudaChannelFormatDesc *array_desc(cudaArray_const_t a);
+unsigned array_layers(cudaArray_const_t a);   /* a layered array's layers, else 0 */
 void array_reset(void);                  /* forget every array (device reset) */
 
 /* ---- texture.c ---- */

@@ -79,6 +79,7 @@ static cudaError_t resource(const char *fn, const struct cudaResourceDesc *r, Te
 		array_layout(r->res.array.array, &t->base, t->size, &t->pitch, &t->slice, &dims,
 		             &flags);
 		t->dims = (uint8_t)dims;
+		t->layers = array_layers(r->res.array.array);
 		desc = array_desc(r->res.array.array);
 		if (surf && !(flags & cudaArraySurfaceLoadStore)) {
 			rt_say("%s: the array was not made with cudaArraySurfaceLoadStore", fn);

@@ -33,8 +33,9 @@
  * Surfaces: the x coordinate is in bytes and must be a multiple of the
  * access size; out of range, .trap stops the kernel, .clamp moves the
  * coordinate to the nearest valid one, .zero loads zero and drops stores.
- * Layered geometries (a1d, a2d) are refused at run time: rfsim makes no
- * layered arrays.
+ * Layered geometries (a1d, a2d) name the layer first, an integer clamped
+ * to the layers there are (textures; surfaces apply their out-of-range
+ * mode to it like to any coordinate); the rest is one layer's fetch.
  *
  * Timing: each lane's first texel (with its x neighbour when filtering)
  * is recorded in the step trace as a global load, so fetches go through
@@ -64,15 +65,11 @@ static const TexObj *object(Cta *c, Warp *w, const DIns *d, uint32_t l, int kind
 		exec_fault(c, w, l, d, FAULT_ADDRESS, msg);
 		return NULL;
 	}
-	int g = (int)d->aux;
-	if (g == TEXG_A1D || g == TEXG_A2D) {
-		exec_fault(c, w, l, d, FAULT_ADDRESS, "layered texture/surface access: rfsim does "
-		           "not implement layered CUDA arrays");
-		return NULL;
-	}
-	if ((g == TEXG_1D ? 1 : g == TEXG_2D ? 2 : 3) != t->dims) {
-		snprintf(msg, sizeof msg, "a %s access on a %dD %s object", texgeom_name[g],
-		         t->dims, what);
+	int g = (int)d->aux, layered = g == TEXG_A1D || g == TEXG_A2D;
+	int dims = g == TEXG_1D || g == TEXG_A1D ? 1 : g == TEXG_2D || g == TEXG_A2D ? 2 : 3;
+	if (dims != t->dims || layered != (t->layers != 0)) {
+		snprintf(msg, sizeof msg, "a %s access on a %dD%s %s object", texgeom_name[g],
+		         t->dims, t->layers ? " layered" : "", what);
 		exec_fault(c, w, l, d, FAULT_ADDRESS, msg);
 		return NULL;
 	}
@@ -143,10 +140,10 @@ static void channels(const TexObj *t, const uint8_t *p, float f[4], uint32_t u[4
 }
 
 /* the texel at indices ix (address modes applied here), into f/u; 0 after a fault */
-static int texel(Cta *c, Warp *w, uint32_t l, const DIns *d, const TexObj *t,
+static int texel(Cta *c, Warp *w, uint32_t l, const DIns *d, const TexObj *t, uint64_t base,
                  const int64_t *ix, float f[4], uint32_t u[4], int trace)
 {
-	uint64_t a = t->base;
+	uint64_t a = base;
 	for (int k = 0; k < t->dims; k++) {
 		int64_t i = t->linear ? (ix[k] >= 0 && ix[k] < (int64_t)t->size[k] ? ix[k] : -1)
 		                      : address(t, k, ix[k]);
@@ -169,9 +166,15 @@ static int texel(Cta *c, Warp *w, uint32_t l, const DIns *d, const TexObj *t,
 
 /* ---- tex, tld4 ------------------------------------------------------------ */
 
+/* the source index of the first coordinate after the layer (layered geometries) */
+static int first_coord(const DIns *d)
+{
+	return d->aux == TEXG_A1D || d->aux == TEXG_A2D ? 2 : 1;
+}
+
 static float coord(const Warp *w, const Image *img, const DIns *d, int k, uint32_t l)
 {
-	uint32_t x = srcp(w, img, d->s[1 + k])[l];
+	uint32_t x = srcp(w, img, d->s[first_coord(d) + k])[l];
 	if (d->type2 == PT_S32) return (float)(int32_t)x;
 	float f;
 	memcpy(&f, &x, 4);
@@ -189,10 +192,16 @@ static int fetch(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexObj *t, fl
 	int64_t i0[3] = {0, 0, 0};
 	float al[3] = {0, 0, 0};
 	int lin = t->filter_linear && d->type2 == PT_F32, ints = d->type2 == PT_S32;
+	uint64_t base = t->base;
+	if (t->layers) {                         /* the layer: an integer, clamped */
+		int32_t ly = (int32_t)srcp(w, img, d->s[1])[l];
+		ly = ly < 0 ? 0 : (uint32_t)ly >= t->layers ? (int32_t)t->layers - 1 : ly;
+		base += (uint64_t)ly * t->slice;
+	}
 	for (int k = 0; k < t->dims; k++) {
 		float x = coord(w, img, d, k, l);
 		if (ints) {
-			i0[k] = (int64_t)(int32_t)srcp(w, img, d->s[1 + k])[l];
+			i0[k] = (int64_t)(int32_t)srcp(w, img, d->s[first_coord(d) + k])[l];
 			continue;
 		}
 		if (t->norm_coords) x *= (float)t->size[k];
@@ -208,12 +217,12 @@ static int fetch(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexObj *t, fl
 			int64_t ix[3] = {i0[0] + corner[q][0], i0[1] + corner[q][1], 0};
 			float tf[4];
 			uint32_t tu[4];
-			if (!texel(c, w, l, d, t, ix, tf, tu, q == 3)) return 0;
+			if (!texel(c, w, l, d, t, base, ix, tf, tu, q == 3)) return 0;
 			f[q] = tf[comp], u[q] = tu[comp];
 		}
 		return 1;
 	}
-	if (!lin) return texel(c, w, l, d, t, i0, f, u, 1);
+	if (!lin) return texel(c, w, l, d, t, base, i0, f, u, 1);
 	int ncorner = 1 << t->dims;
 	for (int q = 0; q < 4; q++) f[q] = 0.0f;
 	for (int k = 0; k < ncorner; k++) {
@@ -225,7 +234,7 @@ static int fetch(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexObj *t, fl
 			ix[dim] = i0[dim] + hi;
 			if (dim < t->dims) wt *= hi ? al[dim] : 1.0f - al[dim];
 		}
-		if (!texel(c, w, l, d, t, ix, tf, tu, k == 0)) return 0;
+		if (!texel(c, w, l, d, t, base, ix, tf, tu, k == 0)) return 0;
 		for (int q = 0; q < 4; q++) f[q] += wt * tf[q];
 	}
 	for (int q = 0; q < 4; q++) u[q] = to_s32(f[q]);
@@ -261,9 +270,12 @@ static uint64_t surf_addr(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexO
 	uint64_t esz = (uint64_t)t->nch * t->chbytes;
 	int64_t lim[3] = {(int64_t)(t->size[0] * esz) - n, (int64_t)t->size[1] - 1,
 	                  (int64_t)t->size[2] - 1};
+	int nd = t->dims + (t->layers != 0);     /* a layered array's layer index is its z */
 	*skip = 0;
-	for (int k = 0; k < t->dims; k++) {
-		ix[k] = (int64_t)(int32_t)srcp(w, img, d->s[1 + k])[l];
+	for (int k = 0; k < nd; k++) {
+		int layer = t->layers && k == t->dims;   /* sources: {layer, x, y} */
+		ix[k] = (int64_t)(int32_t)srcp(w, img, d->s[layer ? 1 : t->layers ? 2 + k : 1 + k])[l];
+		if (layer) lim[k] = (int64_t)t->layers - 1;
 		if (ix[k] >= 0 && ix[k] <= lim[k]) continue;
 		if (d->mode == MODE_SU_ZERO) {
 			*skip = 1;
@@ -275,9 +287,9 @@ static uint64_t surf_addr(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexO
 			continue;
 		}
 		char msg[200];
-		snprintf(msg, sizeof msg, "surface access out of range: coordinate %c = %lld%s, the "
-		         "surface is %llu x %llu x %llu elements of %llu bytes", "xyz"[k],
-		         (long long)ix[k], k == 0 ? " bytes" : "", (unsigned long long)t->size[0],
+		snprintf(msg, sizeof msg, "surface access out of range: %s = %lld%s, the "
+		         "surface is %llu x %llu x %llu elements of %llu bytes",
+		         layer ? "layer" : k == 0 ? "x" : k == 1 ? "y" : "z", (long long)ix[k], k == 0 ? " bytes" : "", (unsigned long long)t->size[0],
 		         (unsigned long long)t->size[1], (unsigned long long)t->size[2],
 		         (unsigned long long)esz);
 		exec_fault(c, w, l, d, FAULT_ADDRESS, msg);
@@ -288,6 +300,7 @@ static uint64_t surf_addr(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexO
 		           "coordinate (bytes) is not a multiple of the access size");
 		return 0;
 	}
+	if (t->layers && t->dims == 1) ix[2] = ix[1], ix[1] = 0;  /* {layer, x}: layer -> z */
 	return t->base + (uint64_t)ix[0] + (uint64_t)ix[1] * t->pitch + (uint64_t)ix[2] * t->slice;
 }
 
@@ -295,7 +308,8 @@ int exec_surf(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const Image *img = c->L->img;
 	int st = d->op == OP_SUST, e = d->elt;
-	int nv = st ? d->ns - 1 - (d->aux == TEXG_1D ? 1 : d->aux == TEXG_2D ? 2 : 3) : d->nd;
+	static const int ncoords[NTEXGEOM] = {0, 1, 2, 3, 2, 3};   /* decode_tex.c's */
+	int nv = st ? d->ns - 1 - ncoords[d->aux] : d->nd;
 	uint32_t n = (uint32_t)(e * nv);
 	if (st) w->nwrites++;
 	LANES(act, l) {

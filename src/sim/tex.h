@@ -21,7 +21,7 @@ enum { TEXA_WRAP, TEXA_CLAMP, TEXA_MIRROR, TEXA_BORDER }; /* cudaTextureAddressM
 
 typedef struct TexObj {
 	uint8_t kind;            /* TEXK_* */
-	uint8_t dims;            /* 1, 2 or 3 */
+	uint8_t dims;            /* 1, 2 or 3 (a layered array: of each layer) */
 	uint8_t linear;          /* over linear memory (cudaResourceTypeLinear): tex1Dfetch */
 	uint8_t nch;             /* channels: 1, 2 or 4 (a 3-channel format is refused) */
 	uint8_t chbytes;         /* bytes per channel: 1, 2 or 4 */
@@ -34,7 +34,8 @@ typedef struct TexObj {
 	uint64_t base;           /* device address of texel (0, 0, 0) */
 	uint64_t size[3];        /* width, height, depth in texels (1 where unused) */
 	uint64_t pitch;          /* bytes from one row to the next */
-	uint64_t slice;          /* bytes from one 2D slice to the next */
+	uint64_t slice;          /* bytes from one 2D slice (or layer) to the next */
+	uint32_t layers;         /* a layered array's layers (tex.a1d, .a2d); 0: not layered */
 } TexObj;
 
 struct Gpu;

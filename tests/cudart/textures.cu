@@ -7,7 +7,8 @@
  *   tex2D on a 2D float array, point and linear filtering, address modes
  *   clamp and border (unnormalized) and wrap and mirror (normalized);
  *   tex2D<float4> on a uchar4 array read as normalizedFloat, linear;
- *   tex3D, trilinear; a pitch2D resource; tex2Dgather;
+ *   tex3D, trilinear; a pitch2D resource; tex2Dgather; layered arrays
+ *   (tex1DLayered, tex2DLayered with the layer clamped, surf2DLayeredwrite);
  *   a 3x3 box filter from a texture into a surface (surf2Dwrite), read back
  *   with surf2Dread and with cudaMemcpy2DFromArray; uchar4 surfaces with
  *   .clamp and .zero out-of-range modes;
@@ -154,6 +155,24 @@ __global__ void sample3d(cudaTextureObject_t t, const float4 *c, float *out, int
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n) out[i] = tex3D<float>(t, c[i].x, c[i].y, c[i].z);
+}
+
+__global__ void sample_layered(cudaTextureObject_t t2, cudaTextureObject_t t1, const float2 *c,
+                               float *out, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	int layer = i % 6 - 1;                  /* -1 .. 4: the ends are clamped */
+	out[i] = tex2DLayered<float>(t2, c[i].x, c[i].y, layer);
+	out[n + i] = tex1DLayered<float>(t1, c[i].x, layer);
+}
+
+/* layer L of s, pixel (x, y) = x + 10 y + 100 L + 0.5 */
+__global__ void write_layered(cudaSurfaceObject_t s, int w, int h, int layers)
+{
+	int x = threadIdx.x, y = threadIdx.y, l = blockIdx.x;
+	if (x < w && y < h && l < layers)
+		surf2DLayeredwrite(x + 10.0f * y + 100.0f * l + 0.5f, s, x * 4, y, l);
 }
 
 /* out(x, y) = the mean of the 3x3 texels around (x, y), clamped at the edges */
@@ -524,6 +543,93 @@ static void test_pitch2d()
 	CHECK(cudaFree(p));
 }
 
+static void test_layered()
+{
+	const int w = 7, h = 5, nl = 3, n = 96;
+	std::vector<float> v(w * h * nl), v1(w * nl);
+	for (int i = 0; i < w * h * nl; i++) v[i] = (float)((i * 37) % 101) - 20.0f;
+	for (int i = 0; i < w * nl; i++) v1[i] = 3.0f * i + 1.0f;
+	cudaChannelFormatDesc ch = cudaCreateChannelDesc<float>();
+	cudaArray_t a2, a1, as;
+	CHECK(cudaMalloc3DArray(&a2, &ch, make_cudaExtent(w, h, nl), cudaArrayLayered));
+	CHECK(cudaMalloc3DArray(&a1, &ch, make_cudaExtent(w, 0, nl), cudaArrayLayered));
+	CHECK(cudaMalloc3DArray(&as, &ch, make_cudaExtent(w, h, nl),
+	                        cudaArrayLayered | cudaArraySurfaceLoadStore));
+	cudaExtent e;
+	unsigned flags;
+	CHECK(cudaArrayGetInfo(NULL, &e, &flags, a1));
+	EXPECT(e.width == (size_t)w && e.height == 0 && e.depth == (size_t)nl &&
+	       flags == cudaArrayLayered, "layered 1D info %zu %zu %zu %u", e.width, e.height,
+	       e.depth, flags);
+	cudaMemcpy3DParms p;
+	std::memset(&p, 0, sizeof p);
+	p.srcPtr = make_cudaPitchedPtr(v.data(), w * sizeof(float), w, h);
+	p.dstArray = a2;
+	p.extent = make_cudaExtent(w, h, nl);
+	p.kind = cudaMemcpyHostToDevice;
+	CHECK(cudaMemcpy3D(&p));
+	p.srcPtr = make_cudaPitchedPtr(v1.data(), w * sizeof(float), w, 1);
+	p.dstArray = a1;
+	p.extent = make_cudaExtent(w, 1, nl);
+	CHECK(cudaMemcpy3D(&p));
+	cudaResourceDesc r;
+	std::memset(&r, 0, sizeof r);
+	r.resType = cudaResourceTypeArray;
+	r.res.array.array = a2;
+	cudaTextureObject_t t2 = make_tex(r, 1, 1, 1, true, false);
+	r.res.array.array = a1;
+	cudaTextureObject_t t1 = make_tex(r, 3, 1, 1, false, false, false, 7.0f);
+	std::vector<float2> c = coords2d(w, h, false);
+	float2 *dc = dev(c);
+	float *out;
+	CHECK(cudaMalloc(&out, 2 * n * sizeof(float)));
+	sample_layered<<<1, n>>>(t2, t1, dc, out, n);
+	CHECK(cudaGetLastError());
+	std::vector<float> g = back(out, 2 * n);
+	for (int i = 0; i < n; i++) {
+		int layer = std::min(std::max(i % 6 - 1, 0), nl - 1);
+		Ref ref;
+		ref.dims = 2, ref.n[0] = w, ref.n[1] = h, ref.n[2] = 1, ref.nch = 1;
+		ref.v.assign(v.begin() + layer * w * h, v.begin() + (layer + 1) * w * h);
+		ref.addr[0] = ref.addr[1] = ref.addr[2] = cudaAddressModeClamp;
+		ref.linear = true, ref.normc = false;
+		float cc[2] = {c[i].x, c[i].y}, want[4];
+		sample(ref, cc, want);
+		expect_eq(g[i], want[0], "tex2DLayered", i);
+		Ref r1 = ref;
+		r1.dims = 1, r1.n[1] = 1, r1.linear = false, r1.addr[0] = cudaAddressModeBorder;
+		for (int q = 0; q < 4; q++) r1.border[q] = 7.0f + q;
+		r1.v.assign(v1.begin() + layer * w, v1.begin() + (layer + 1) * w);
+		sample(r1, cc, want);
+		expect_eq(g[n + i], want[0], "tex1DLayered", i);
+	}
+	r.res.array.array = as;
+	cudaSurfaceObject_t s;
+	CHECK(cudaCreateSurfaceObject(&s, &r));
+	write_layered<<<nl, dim3(8, 8)>>>(s, w, h, nl);
+	CHECK(cudaGetLastError());
+	std::vector<float> got(w * h * nl, -1.0f);
+	std::memset(&p, 0, sizeof p);
+	p.srcArray = as;
+	p.dstPtr = make_cudaPitchedPtr(got.data(), w * sizeof(float), w, h);
+	p.extent = make_cudaExtent(w, h, nl);
+	p.kind = cudaMemcpyDeviceToHost;
+	CHECK(cudaMemcpy3D(&p));
+	for (int l = 0; l < nl; l++)
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++)
+				expect_eq(got[(l * h + y) * w + x], x + 10.0f * y + 100.0f * l + 0.5f,
+				          "surf2DLayeredwrite", (l * h + y) * w + x);
+	CHECK(cudaDestroySurfaceObject(s));
+	CHECK(cudaDestroyTextureObject(t1));
+	CHECK(cudaDestroyTextureObject(t2));
+	CHECK(cudaFree(dc));
+	CHECK(cudaFree(out));
+	CHECK(cudaFreeArray(a1));
+	CHECK(cudaFreeArray(a2));
+	CHECK(cudaFreeArray(as));
+}
+
 /* a 3x3 box filter: texture in, surface out */
 static void test_surface()
 {
@@ -603,8 +709,10 @@ static void test_errors()
 	        cudaCreateChannelDesc(8, 8, 8, 0, cudaChannelFormatKindUnsigned);
 	cudaArray_t a, b;
 	EXPECT_ERR(cudaMallocArray(&b, &bad3, 4, 4), cudaErrorInvalidChannelDescriptor);
-	EXPECT_ERR(cudaMalloc3DArray(&b, &ch, make_cudaExtent(4, 4, 2), cudaArrayLayered),
+	EXPECT_ERR(cudaMalloc3DArray(&b, &ch, make_cudaExtent(4, 4, 6), cudaArrayCubemap),
 	           cudaErrorNotSupported);
+	EXPECT_ERR(cudaMalloc3DArray(&b, &ch, make_cudaExtent(4, 4, 0), cudaArrayLayered),
+	           cudaErrorInvalidValue);
 	EXPECT_ERR(cudaMallocArray(&b, &ch, 0, 4), cudaErrorInvalidValue);
 	CHECK(cudaMallocArray(&a, &ch, 8, 4));
 	std::vector<float> h(64, 1.0f);
@@ -708,6 +816,7 @@ int main(int argc, char **argv)
 	test_2d_uchar4();
 	test_3d();
 	test_pitch2d();
+	test_layered();
 	test_surface();
 	test_errors();
 	CHECK(cudaDeviceSynchronize());
