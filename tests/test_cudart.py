@@ -463,6 +463,11 @@ def test_destroyed_texture_object_in_a_kernel_is_reported(built):
 
 
 @needs_nvcc
+def test_textures_on_the_functional_core(built):
+    passed(run(built["textures"], RFSIM_SET="sim.mode=functional", RFSIM_QUIET=1))
+
+
+@needs_nvcc
 def test_texture_fetches_are_timed_loads_plus_tex_lat(built, tmp_path):
     """A fetch goes through L1 as a global load of its texels, and its result
     comes tex.lat cycles after them: each of sample2d's one fetch per thread

@@ -40,7 +40,14 @@
  * Timing: each lane's first texel (with its x neighbour when filtering)
  * is recorded in the step trace as a global load, so fetches go through
  * the L1 and the memory system like ld.global; the other row (and slice)
- * of a filtered fetch is not counted.
+ * of a filtered fetch is not counted.  The result follows the texels by
+ * tex.lat cycles (pipe.c).
+ *
+ * Left out: the texture unit's own rounding of the weighted sum (rfsim
+ * sums in f32, so results may differ from a GPU's in the last bits),
+ * filtering with integer (.s32) coordinates (they sample a point), mipmap
+ * levels, anisotropy, sRGB and cube maps (refused where they are asked
+ * for: the parser, cudart/texture.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -289,7 +296,8 @@ static uint64_t surf_addr(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexO
 		char msg[200];
 		snprintf(msg, sizeof msg, "surface access out of range: %s = %lld%s, the "
 		         "surface is %llu x %llu x %llu elements of %llu bytes",
-		         layer ? "layer" : k == 0 ? "x" : k == 1 ? "y" : "z", (long long)ix[k], k == 0 ? " bytes" : "", (unsigned long long)t->size[0],
+		         layer ? "layer" : k == 0 ? "x" : k == 1 ? "y" : "z", (long long)ix[k],
+		         k == 0 ? " bytes" : "", (unsigned long long)t->size[0],
 		         (unsigned long long)t->size[1], (unsigned long long)t->size[2],
 		         (unsigned long long)esz);
 		exec_fault(c, w, l, d, FAULT_ADDRESS, msg);
