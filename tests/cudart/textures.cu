@@ -6,7 +6,8 @@
  *   tex1Dfetch over linear memory (float and int; zero outside);
  *   tex2D on a 2D float array, point and linear filtering, address modes
  *   clamp and border (unnormalized) and wrap and mirror (normalized);
- *   tex2D<float4> on a uchar4 array read as normalizedFloat, linear;
+ *   tex2D<float4> on a uchar4 array read as normalizedFloat, linear; half,
+ *   char, short2 and ushort4 formats (normalized reads, -128 -> -1);
  *   tex3D, trilinear; a pitch2D resource; tex2Dgather; layered arrays
  *   (tex1DLayered, tex2DLayered with the layer clamped, surf2DLayeredwrite);
  *   a 3x3 box filter from a texture into a surface (surf2Dwrite), read back
@@ -26,6 +27,7 @@
  * `textures destroyed` launches a fetch through a destroyed texture
  * object: rfsim reports the kernel fault and the program exits 1.
  */
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -450,6 +452,91 @@ static void test_2d_uchar4()
 	CHECK(cudaFreeArray(a));
 }
 
+/* one format: w x h texels of `bytes` each from `raw`, ref.v their floats; the
+ * present channels of tex2D<float4> at coords2d compared */
+static void check_format(const char *what, cudaChannelFormatDesc ch, const void *raw,
+                         size_t bytes, Ref &ref, bool linear, bool normread)
+{
+	const int w = ref.n[0], h = ref.n[1], n = 96;
+	cudaArray_t a;
+	CHECK(cudaMallocArray(&a, &ch, w, h));
+	CHECK(cudaMemcpy2DToArray(a, 0, 0, raw, w * bytes, w * bytes, h, cudaMemcpyHostToDevice));
+	cudaResourceDesc r;
+	std::memset(&r, 0, sizeof r);
+	r.resType = cudaResourceTypeArray;
+	r.res.array.array = a;
+	cudaTextureObject_t t = make_tex(r, 1, 1, 1, linear, false, normread);
+	ref.addr[0] = ref.addr[1] = ref.addr[2] = cudaAddressModeClamp;
+	ref.linear = linear, ref.normc = false;
+	std::vector<float2> c = coords2d(w, h, false);
+	float2 *dc = dev(c);
+	float4 *o4;
+	CHECK(cudaMalloc(&o4, n * sizeof(float4)));
+	sample2d4<<<1, n>>>(t, dc, o4, n);
+	CHECK(cudaGetLastError());
+	std::vector<float4> g = back(o4, n);
+	for (int i = 0; i < n; i++) {
+		float cc[2] = {c[i].x, c[i].y}, want[4];
+		sample(ref, cc, want);
+		const float *got = &g[i].x;
+		for (int q = 0; q < ref.nch; q++) expect_eq(got[q], want[q], what, 4 * i + q);
+	}
+	cudaTextureDesc td;
+	CHECK(cudaGetTextureObjectTextureDesc(&td, t));
+	EXPECT(td.filterMode == (linear ? cudaFilterModeLinear : cudaFilterModePoint) &&
+	       td.readMode == (normread ? cudaReadModeNormalizedFloat : cudaReadModeElementType),
+	       "%s: texture desc", what);
+	CHECK(cudaDestroyTextureObject(t));
+	CHECK(cudaFree(dc));
+	CHECK(cudaFree(o4));
+	CHECK(cudaFreeArray(a));
+}
+
+static Ref format_ref(int w, int h, int nch)
+{
+	Ref ref;
+	ref.dims = 2, ref.n[0] = w, ref.n[1] = h, ref.n[2] = 1, ref.nch = nch;
+	return ref;
+}
+
+static void test_formats()
+{
+	const int w = 9, h = 4;
+	std::vector<__half> hv(w * h);             /* half, bilinear */
+	Ref rh = format_ref(w, h, 1);
+	for (int i = 0; i < w * h; i++) {
+		hv[i] = __float2half(0.3f * i - 2.0f);
+		rh.v.push_back(__half2float(hv[i]));
+	}
+	check_format("half", cudaCreateChannelDescHalf(), hv.data(), 2, rh, true, false);
+	std::vector<signed char> cv(w * h);        /* signed 8-bit, normalized, bilinear */
+	Ref rc = format_ref(w, h, 1);
+	for (int i = 0; i < w * h; i++) {
+		cv[i] = (signed char)(i == 0 ? -128 : i * 29 - 128);
+		rc.v.push_back(std::max((float)cv[i] / 127.0f, -1.0f));
+	}
+	check_format("char normalized", cudaCreateChannelDesc<signed char>(), cv.data(), 1, rc,
+	             true, true);
+	std::vector<short2> sv(w * h);             /* signed 16-bit pairs, normalized, point */
+	Ref rs = format_ref(w, h, 2);
+	for (int i = 0; i < w * h; i++) {
+		sv[i] = make_short2((short)(i * 1999 - 32768), (short)(32767 - i * 977));
+		rs.v.push_back(std::max((float)sv[i].x / 32767.0f, -1.0f));
+		rs.v.push_back(std::max((float)sv[i].y / 32767.0f, -1.0f));
+	}
+	check_format("short2 normalized", cudaCreateChannelDesc<short2>(), sv.data(), 4, rs, false,
+	             true);
+	std::vector<ushort4> uv(w * h);            /* unsigned 16-bit quads, normalized, bilinear */
+	Ref ru = format_ref(w, h, 4);
+	for (int i = 0; i < w * h; i++) {
+		uv[i] = make_ushort4(i * 1800, 65535 - i * 33, i * i * 50, 65535);
+		const unsigned short *p = &uv[i].x;
+		for (int q = 0; q < 4; q++) ru.v.push_back((float)p[q] / 65535.0f);
+	}
+	check_format("ushort4 normalized", cudaCreateChannelDesc<ushort4>(), uv.data(), 8, ru, true,
+	             true);
+}
+
 static void test_3d()
 {
 	const int w = 6, h = 5, d = 4, n = 64;
@@ -814,6 +901,7 @@ int main(int argc, char **argv)
 	test_fetch1d();
 	test_2d_float();
 	test_2d_uchar4();
+	test_formats();
 	test_3d();
 	test_pitch2d();
 	test_layered();
