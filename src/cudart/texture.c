@@ -61,66 +61,80 @@ static Rec *rec_find(unsigned long long h, int kind)
 	return NULL;
 }
 
-/* the resource's texels into t; cudaSuccess or the error (said) */
+/* an array resource's texels into t; its channel format, or NULL (said) */
+static const struct cudaChannelFormatDesc *array_res(const char *fn, cudaArray_const_t a,
+                                                     TexObj *t, int surf)
+{
+	unsigned flags;
+	int dims;
+	if (!array_live(a)) {
+		rt_say("%s: the resource's array %p is not a live CUDA array", fn, (const void *)a);
+		return NULL;
+	}
+	array_layout(a, &t->base, t->size, &t->pitch, &t->slice, &dims, &flags);
+	t->dims = (uint8_t)dims;
+	t->layers = array_layers(a);
+	if (surf && !(flags & cudaArraySurfaceLoadStore)) {
+		rt_say("%s: the array was not made with cudaArraySurfaceLoadStore", fn);
+		return NULL;
+	}
+	return array_desc(a);
+}
+
+/* a linear or pitch2D resource's texels into t; its channel format, or NULL (said) */
+static const struct cudaChannelFormatDesc *linear_res(const char *fn,
+                                                      const struct cudaResourceDesc *r,
+                                                      TexObj *t, int surf)
+{
+	int lin = r->resType == cudaResourceTypeLinear;
+	if (surf) {
+		rt_say("%s: a surface needs a CUDA array resource", fn);
+		return NULL;
+	}
+	const struct cudaChannelFormatDesc *desc = lin ? &r->res.linear.desc
+	                                               : &r->res.pitch2D.desc;
+	size_t es = array_format(desc, NULL, NULL);
+	void *p = lin ? r->res.linear.devPtr : r->res.pitch2D.devPtr;
+	size_t w = lin ? (es ? r->res.linear.sizeInBytes / es : 0) : r->res.pitch2D.width;
+	size_t h = lin ? 1 : r->res.pitch2D.height;
+	size_t pitch = lin ? w * es : r->res.pitch2D.pitchInBytes;
+	if (!es) return desc;                   /* (the caller says what is wrong with it) */
+	if (!w || !h || ((uintptr_t)p % TEX_ALIGN) || (!lin && pitch % PITCH_ALIGN) ||
+	    pitch < w * es || !api_mem_host((uintptr_t)p, pitch * (h - 1) + w * es)) {
+		rt_say("%s: the %s resource (%p, %zu x %zu elements of %zu bytes, pitch %zu) is "
+		       "not %s device memory", fn, lin ? "linear" : "pitch2D", p, w, h, es, pitch,
+		       lin ? "256-byte aligned" : "256-byte aligned, 32-byte pitched");
+		return NULL;
+	}
+	t->linear = (uint8_t)lin;
+	t->dims = (uint8_t)(lin ? 1 : 2);
+	t->base = (uintptr_t)p;
+	t->size[0] = w, t->size[1] = h, t->size[2] = 1;
+	t->pitch = pitch, t->slice = pitch * h;
+	return desc;
+}
+
+/* the resource's texels and format into t; cudaSuccess or the error (said) */
 static cudaError_t resource(const char *fn, const struct cudaResourceDesc *r, TexObj *t,
                             int surf)
 {
-	const struct cudaChannelFormatDesc *desc = NULL;
+	const struct cudaChannelFormatDesc *desc;
 	int nch = 0, chb = 0;
-	unsigned flags = 0;
 	switch (r->resType) {
-	case cudaResourceTypeArray: {
-		if (!array_live(r->res.array.array)) {
-			rt_say("%s: the resource's array %p is not a live CUDA array", fn,
-			       (void *)r->res.array.array);
-			return cudaErrorInvalidValue;
-		}
-		int dims;
-		array_layout(r->res.array.array, &t->base, t->size, &t->pitch, &t->slice, &dims,
-		             &flags);
-		t->dims = (uint8_t)dims;
-		t->layers = array_layers(r->res.array.array);
-		desc = array_desc(r->res.array.array);
-		if (surf && !(flags & cudaArraySurfaceLoadStore)) {
-			rt_say("%s: the array was not made with cudaArraySurfaceLoadStore", fn);
-			return cudaErrorInvalidValue;
-		}
+	case cudaResourceTypeArray:
+		desc = array_res(fn, r->res.array.array, t, surf);
 		break;
-	}
-	case cudaResourceTypeLinear: case cudaResourceTypePitch2D: {
-		int lin = r->resType == cudaResourceTypeLinear;
-		if (surf) {
-			rt_say("%s: a surface needs a CUDA array resource", fn);
-			return cudaErrorInvalidValue;
-		}
-		desc = lin ? &r->res.linear.desc : &r->res.pitch2D.desc;
-		size_t es = array_format(desc, NULL, NULL);
-		void *p = lin ? r->res.linear.devPtr : r->res.pitch2D.devPtr;
-		size_t w = lin ? (es ? r->res.linear.sizeInBytes / es : 0) : r->res.pitch2D.width;
-		size_t h = lin ? 1 : r->res.pitch2D.height, pitch = lin ? w * es
-		                                                        : r->res.pitch2D.pitchInBytes;
-		if (!es) break;
-		if (!w || !h || ((uintptr_t)p % TEX_ALIGN) || (!lin && pitch % PITCH_ALIGN) ||
-		    pitch < w * es || !api_mem_host((uintptr_t)p, pitch * (h - 1) + w * es)) {
-			rt_say("%s: the %s resource (%p, %zu x %zu elements of %zu bytes, pitch %zu) is "
-			       "not %s device memory", fn, lin ? "linear" : "pitch2D", p, w, h, es,
-			       pitch, lin ? "256-byte aligned" : "256-byte aligned, 32-byte pitched");
-			return cudaErrorInvalidValue;
-		}
-		t->linear = (uint8_t)lin;
-		t->dims = (uint8_t)(lin ? 1 : 2);
-		t->base = (uintptr_t)p;
-		t->size[0] = w, t->size[1] = h, t->size[2] = 1;
-		t->pitch = pitch, t->slice = pitch * h;
+	case cudaResourceTypeLinear: case cudaResourceTypePitch2D:
+		desc = linear_res(fn, r, t, surf);
 		break;
-	}
 	case cudaResourceTypeMipmappedArray:
 		rt_say("%s: mipmapped arrays are not supported by rfsim", fn);
 		return cudaErrorNotSupported;
 	default:
 		return cudaErrorInvalidValue;
 	}
-	if (!desc || !array_format(desc, &nch, &chb)) {
+	if (!desc) return cudaErrorInvalidValue;
+	if (!array_format(desc, &nch, &chb)) {
 		rt_say("%s: unsupported channel format", fn);
 		return cudaErrorInvalidChannelDescriptor;
 	}

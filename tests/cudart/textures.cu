@@ -863,6 +863,12 @@ static void test_errors()
 	r.res.linear.sizeInBytes = 8192;            /* larger than the allocation */
 	EXPECT_ERR(cudaCreateTextureObject(&t, &r, &d, NULL), cudaErrorInvalidValue);
 	r.res.linear.sizeInBytes = 4096;
+	r.res.linear.desc = bad3;                   /* three channels */
+	EXPECT_ERR(cudaCreateTextureObject(&t, &r, &d, NULL), cudaErrorInvalidChannelDescriptor);
+	r.res.linear.desc = ch;
+	r.resType = cudaResourceTypeMipmappedArray;
+	EXPECT_ERR(cudaCreateTextureObject(&t, &r, &d, NULL), cudaErrorNotSupported);
+	r.resType = cudaResourceTypeLinear;
 	CHECK(cudaCreateTextureObject(&t, &r, &d, NULL));
 	CHECK(cudaDestroyTextureObject(t));
 	EXPECT_ERR(cudaDestroyTextureObject(t), cudaErrorInvalidValue);
