@@ -463,6 +463,19 @@ def test_destroyed_texture_object_in_a_kernel_is_reported(built):
 
 
 @needs_nvcc
+def test_a_filtered_fetch_reads_the_lines_of_every_texel_row(built, tmp_path):
+    """textures.cu rows: 32 lanes fetch 32 floats of one 256-byte row (one
+    128-byte line), then bilinearly between two rows, where the x neighbours
+    cross into the next line: 2 rows x 2 lines -- the second row counted
+    (StepTrace.xaddr) as well as the first."""
+    stats = tmp_path / "rows.json"
+    passed(run(built["textures"], "rows", RFSIM_STATS=stats, RFSIM_QUIET=1))
+    point, linear = json.loads(stats.read_text())["kernels"]
+    assert point["l1_hits"] + point["l1_misses"] == 1, point
+    assert linear["l1_hits"] + linear["l1_misses"] == 4, linear
+
+
+@needs_nvcc
 def test_textures_on_the_functional_core(built):
     passed(run(built["textures"], RFSIM_SET="sim.mode=functional", RFSIM_QUIET=1))
 

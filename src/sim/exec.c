@@ -659,7 +659,7 @@ int exec_step(Cta *c, Warp *w)
 				uint32_t p = pred(w, d->guard);
 				tr->exec &= d->guard_neg ? ~p : p;
 			}
-			tr->mem_lanes = tr->cp_src = tr->phase = 0;
+			tr->mem_lanes = tr->cp_src = tr->phase = tr->xrows = 0;
 		}
 		int internal = (d->flags & DF_INTERNAL) != 0;
 		if (!internal && rf_pseudo(d)) {

@@ -37,11 +37,11 @@
  * to the layers there are (textures; surfaces apply their out-of-range
  * mode to it like to any coordinate); the rest is one layer's fetch.
  *
- * Timing: each lane's first texel (with its x neighbour when filtering)
- * is recorded in the step trace as a global load, so fetches go through
- * the L1 and the memory system like ld.global; the other row (and slice)
- * of a filtered fetch is not counted.  The result follows the texels by
- * tex.lat cycles (pipe.c).
+ * Timing: the texels a lane reads are recorded in the step trace as a
+ * global load -- its first row of texels (two wide when filtering), and the
+ * other rows and slices of a filtered fetch (StepTrace.xaddr) -- so fetches
+ * go through the L1 and the memory system like ld.global (coalesce.c).
+ * The result follows the texels by tex.lat cycles (pipe.c).
  *
  * Left out: the texture unit's own rounding of the weighted sum (rfsim
  * sums in f32, so results may differ from a GPU's in the last bits),
@@ -146,7 +146,9 @@ static void channels(const TexObj *t, const uint8_t *p, float f[4], uint32_t u[4
 	}
 }
 
-/* the texel at indices ix (address modes applied here), into f/u; 0 after a fault */
+/* the texel at indices ix (address modes applied here), into f/u; 0 after a fault.
+ * trace: 1 records it as the lane's access in the step trace, 2 + r as row r of
+ * the fetch's other rows (StepTrace.xaddr), 0 not at all */
 static int texel(Cta *c, Warp *w, uint32_t l, const DIns *d, const TexObj *t, uint64_t base,
                  const int64_t *ix, float f[4], uint32_t u[4], int trace)
 {
@@ -165,7 +167,8 @@ static int texel(Cta *c, Warp *w, uint32_t l, const DIns *d, const TexObj *t, ui
 		                                                                  : t->slice);
 	}
 	uint32_t n = (uint32_t)t->nch * t->chbytes;
-	const uint8_t *p = exec_span(c, w, l, d, XS_GLOBAL, a, n, 1, 0, trace);
+	const uint8_t *p = exec_span(c, w, l, d, XS_GLOBAL, a, n, 1, 0, trace == 1);
+	if (p && trace >= 2 && w->trace) w->trace->xaddr[trace - 2][l] = a;
 	if (!p) return 0;
 	channels(t, p, f, u);
 	return 1;
@@ -224,7 +227,7 @@ static int fetch(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexObj *t, fl
 			int64_t ix[3] = {i0[0] + corner[q][0], i0[1] + corner[q][1], 0};
 			float tf[4];
 			uint32_t tu[4];
-			if (!texel(c, w, l, d, t, base, ix, tf, tu, q == 3)) return 0;
+			if (!texel(c, w, l, d, t, base, ix, tf, tu, q == 3 ? 1 : q == 0 ? 2 : 0)) return 0;
 			f[q] = tf[comp], u[q] = tu[comp];
 		}
 		return 1;
@@ -241,11 +244,23 @@ static int fetch(Cta *c, Warp *w, const DIns *d, uint32_t l, const TexObj *t, fl
 			ix[dim] = i0[dim] + hi;
 			if (dim < t->dims) wt *= hi ? al[dim] : 1.0f - al[dim];
 		}
-		if (!texel(c, w, l, d, t, base, ix, tf, tu, k == 0)) return 0;
+		int row = k & 1 ? 0 : 1 + (k >> 1);    /* the x-low corner of each row traces it */
+		if (!texel(c, w, l, d, t, base, ix, tf, tu, row)) return 0;
 		for (int q = 0; q < 4; q++) f[q] += wt * tf[q];
 	}
 	for (int q = 0; q < 4; q++) u[q] = to_s32(f[q]);
 	return 1;
+}
+
+/* the other rows of texels the fetch may read, cleared in the trace */
+static void trace_rows(Warp *w, const DIns *d, const TexObj *t)
+{
+	StepTrace *tr = w->trace;
+	uint32_t rows = d->op == OP_TLD4 ? 1 : t->filter_linear && d->type2 == PT_F32
+	              ? (1u << t->dims) / 2 - 1 : 0;
+	if (!tr || rows <= tr->xrows) return;
+	for (uint32_t r = tr->xrows; r < rows; r++) memset(tr->xaddr[r], 0, sizeof tr->xaddr[r]);
+	tr->xrows = rows;
 }
 
 int exec_tex(Cta *c, Warp *w, const DIns *d, uint32_t act)
@@ -254,6 +269,7 @@ int exec_tex(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		const TexObj *t = object(c, w, d, l, TEXK_TEX);
 		float f[4];
 		uint32_t u[4];
+		if (t) trace_rows(w, d, t);
 		if (!t || !fetch(c, w, d, l, t, f, u)) return EX_FAULT;
 		if (w->trace && t->filter_linear) w->trace->nbytes = 2u * t->nch * t->chbytes;
 		for (int q = 0; q < d->nd && q < 4; q++) {

@@ -169,6 +169,12 @@ __global__ void sample_layered(cudaTextureObject_t t2, cudaTextureObject_t t1, c
 	out[n + i] = tex1DLayered<float>(t1, c[i].x, layer);
 }
 
+/* one warp fetches texels x = lane at y: for the timing test, which counts the lines */
+__global__ void row_probe(cudaTextureObject_t t, float y, float *out)
+{
+	out[threadIdx.x] = tex2D<float>(t, threadIdx.x + 0.5f, y);
+}
+
 /* layer L of s, pixel (x, y) = x + 10 y + 100 L + 0.5 */
 __global__ void write_layered(cudaSurfaceObject_t s, int w, int h, int layers)
 {
@@ -898,10 +904,43 @@ static void destroyed()
 	CHECK(cudaDeviceSynchronize());
 }
 
+/* `textures rows`: a point fetch of one row, then a bilinear fetch between two rows
+ * 256 bytes apart, each of 32 floats (128 bytes); tests/test_cudart.py counts lines */
+static void rows()
+{
+	const int w = 64, h = 4;
+	std::vector<float> v(w * h, 1.0f);
+	cudaChannelFormatDesc ch = cudaCreateChannelDesc<float>();
+	cudaArray_t a;
+	CHECK(cudaMallocArray(&a, &ch, w, h));
+	CHECK(cudaMemcpy2DToArray(a, 0, 0, v.data(), w * 4, w * 4, h, cudaMemcpyHostToDevice));
+	cudaResourceDesc r;
+	std::memset(&r, 0, sizeof r);
+	r.resType = cudaResourceTypeArray;
+	r.res.array.array = a;
+	float *out;
+	CHECK(cudaMalloc(&out, 32 * sizeof(float)));
+	for (int lin = 0; lin < 2; lin++) {
+		cudaTextureObject_t t = make_tex(r, 1, 1, 1, lin, false);
+		row_probe<<<1, 32>>>(t, lin ? 2.0f : 1.5f, out);
+		std::vector<float> g = back(out, 32);
+		for (int i = 0; i < 32; i++) expect_eq(g[i], 1.0f, "row_probe", i);
+		CHECK(cudaDestroyTextureObject(t));
+	}
+	CHECK(cudaFree(out));
+	CHECK(cudaFreeArray(a));
+	EXPECT(nfail == 0, "%d mismatches", nfail);
+	std::printf("PASS\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !std::strcmp(argv[1], "destroyed")) {
 		destroyed();
+		return 0;
+	}
+	if (argc > 1 && !std::strcmp(argv[1], "rows")) {
+		rows();
 		return 0;
 	}
 	test_fetch1d();
