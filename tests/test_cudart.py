@@ -94,6 +94,8 @@ PROGRAMS = {
     "ctrlflow": ("ctrlflow.cu", ["-arch=sm_80", "-O2"]),        # goto/switch/early return, recursion
     "fencereduce": ("fencereduce.cu", ["-arch=sm_80", "-O2"]),  # barriers in loops, CTA waves
     "regpressure": ("regpressure.cu", ["-arch=sm_80", "-O2"]),  # 80 live values: spills
+    # CUDA arrays, texture and surface objects: tex, tld4, suld, sust
+    "textures": ("textures.cu", ["-arch=sm_80", "-O2", "-Wno-deprecated-declarations"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order
@@ -449,6 +451,60 @@ def test_device_fault_is_reported_sticky_and_reset(built, mode):
 
 
 @needs_nvcc
+def test_destroyed_texture_object_in_a_kernel_is_reported(built):
+    """textures.cu destroys a texture object, then launches a fetch through it:
+    a kernel fault naming the handle, kernel, block, thread and PTX line."""
+    p = run(built["textures"], "destroyed")
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert re.search(r"kernel fault: texture object handle \d+ is not a live texture object"
+                     r".*\n  in kernel _Z7fetch1d\w*, block \(0,0,0\), thread \(0,0,0\), "
+                     r"textures\.compute_80\.ptx:\d+\n\s+tex\.1d\.v4\.f32\.s32", p.stderr), p.stderr
+    assert "cudaErrorIllegalAddress" in p.stderr
+
+
+@needs_nvcc
+def test_a_filtered_fetch_reads_the_lines_of_every_texel_row(built, tmp_path):
+    """textures.cu rows: 32 lanes fetch 32 floats of one 256-byte row (one
+    128-byte line), then bilinearly between two rows, where the x neighbours
+    cross into the next line: 2 rows x 2 lines -- the second row counted
+    (StepTrace.xaddr) as well as the first."""
+    stats = tmp_path / "rows.json"
+    passed(run(built["textures"], "rows", RFSIM_STATS=stats, RFSIM_QUIET=1))
+    point, linear = json.loads(stats.read_text())["kernels"]
+    assert point["l1_hits"] + point["l1_misses"] == 1, point
+    assert linear["l1_hits"] + linear["l1_misses"] == 4, linear
+
+
+@needs_nvcc
+def test_textures_on_the_functional_core(built):
+    passed(run(built["textures"], RFSIM_SET="sim.mode=functional", RFSIM_QUIET=1))
+
+
+@needs_nvcc
+def test_texture_fetches_are_timed_loads_plus_tex_lat(built, tmp_path):
+    """A fetch goes through L1 as a global load of its texels, and its result
+    comes tex.lat cycles after them: each of sample2d's one fetch per thread
+    costs 200 more cycles at tex.lat=200 (one cycle of slack for the memory
+    system's interleaving), the box filter's nine dependent ones 1800, and
+    surface accesses (plain loads and stores) nothing."""
+    runs = {}
+    for lat in (0, 200):
+        stats = tmp_path / f"s{lat}.json"
+        passed(run(built["textures"], RFSIM_STATS=stats, RFSIM_QUIET=1,
+                   RFSIM_SET=f"tex.lat={lat}"))
+        runs[lat] = json.loads(stats.read_text())["kernels"]
+    for k0, k1 in zip(runs[0], runs[200]):
+        d, name = k1["cycles"] - k0["cycles"], k0["name"]
+        if name.startswith("_Z8sample2d"):
+            assert 199 <= d <= 200, (name, d)
+            assert k0["l1_hits"] + k0["l1_misses"] > 0, k0
+        if name.startswith("_Z4box3"):
+            assert d == 1800, (name, d)
+        if name.startswith("_Z8surfread"):
+            assert d == 0 and k0["l1_hits"] + k0["l1_misses"] > 0, (name, d)
+
+
+@needs_nvcc
 def test_stats_span_device_reset_and_units(built, tmp_path):
     stats = tmp_path / "s.json"
     passed(run(built["multitu"], RFSIM_STATS=stats, RFSIM_QUIET=1))
@@ -473,7 +529,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 
 @needs_nvcc
-@pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure"])
+@pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:

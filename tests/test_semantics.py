@@ -1498,6 +1498,20 @@ def test_trap_is_a_kernel_error(sim):
     assert re.search(r"thread \(5, ?0, ?0\)", r.err), r.err
 
 
+@pytest.mark.parametrize("kernel, marker, what", [
+    ("texfetch", "TEX-FETCH", "texture"),
+    ("surfstore", "SURF-STORE", "surface"),
+])
+def test_texture_or_surface_handle_naming_no_object_is_a_kernel_error(sim, kernel, marker,
+                                                                       what):
+    r = sim("err_texobj.ptx", kernel, 1, 32, "buf:f32:32:zero", "u64:7")
+    assert r.rc == 1, f"exit {r.rc}\n{r.err}"
+    line = line_of(SEM / "err_texobj.ptx", marker)
+    assert f"{what} object handle 7 is not a live {what} object" in r.err, r.err
+    assert re.search(rf"in kernel {kernel}, block \(0,0,0\), thread \(0,0,0\), "
+                     rf"\S*err_texobj\.ptx:{line}\b", r.err), r.err
+
+
 @pytest.mark.parametrize("kernel, marker, says", [
     ("nullp", "NULL-LOAD", "0x0"),
     ("locoob", "LOCAL-OOB", "local"),

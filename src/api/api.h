@@ -23,6 +23,10 @@ void api_set_config(const Config *c);
  * no context): how libcudart tells device pointers from host pointers */
 void *api_mem_host(CUdeviceptr dptr, size_t bytes);
 
+/* the current context's simulated GPU, NULL if there is none: how libcudart
+ * reaches what the Driver API subset lacks (texture and surface objects) */
+Gpu *api_gpu(void);
+
 /* shared memory a block may have without opting in to more: 48 KB, as on
  * NVIDIA's GPUs, or block.max_shared_bytes if that is less
  * (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK; the _OPTIN limit is

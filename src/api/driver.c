@@ -66,6 +66,8 @@ const KernelStats *api_kernel_log(int *n)
 
 void api_kernel_log_clear(void) { g_nlog = 0; }
 
+Gpu *api_gpu(void) { return g_cur ? g_cur->g : NULL; }
+
 void *api_mem_host(CUdeviceptr dptr, size_t bytes)
 {
 	return g_cur ? gpu_mem_host(g_cur->g, dptr, bytes) : NULL;

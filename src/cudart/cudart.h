@@ -97,6 +97,18 @@ enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrWarpSize = 1
 enum cudaMemoryAdvise { cudaMemAdviseSetReadMostly = 1 };     /* values accepted, unused */
 enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1 };
 
+/* textures and surfaces (texture.c) */
+enum cudaResourceType { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1,
+                        cudaResourceTypeLinear = 2, cudaResourceTypePitch2D = 3 };
+enum cudaTextureAddressMode { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1,
+                              cudaAddressModeMirror = 2, cudaAddressModeBorder = 3 };
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+enum cudaResourceViewFormat { cudaResViewFormatNone = 0 };   /* views: only none */
+
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+
 /* ---- flags ---- */
 
 #define cudaHostAllocDefault       0x00
@@ -120,6 +132,11 @@ enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDe
 #define cudaMemAttachGlobal        0x01
 #define cudaMemAttachHost          0x02
 #define cudaMemAttachSingle        0x04
+#define cudaArrayDefault           0x00   /* cudaMallocArray / cudaMalloc3DArray flags */
+#define cudaArrayLayered           0x01   /* refused */
+#define cudaArraySurfaceLoadStore  0x02
+#define cudaArrayCubemap           0x04   /* refused */
+#define cudaArrayTextureGather     0x08
 
 /* ---- structs (layouts are CUDA 13's; offsets tested) ---- */
 
@@ -129,7 +146,9 @@ struct cudaChannelFormatDesc { int x, y, z, w; enum cudaChannelFormatKind f; };
 
 struct cudaMemLocation { enum cudaMemLocationType type; int id; };
 
-typedef struct cudaArray *cudaArray_t;          /* CUDA arrays: not supported */
+typedef struct cudaArray *cudaArray_t;          /* CUDA arrays: src/cudart/array.c */
+typedef const struct cudaArray *cudaArray_const_t;
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;   /* not supported */
 
 struct cudaPitchedPtr {
 	void *ptr;
@@ -150,6 +169,51 @@ struct cudaMemcpy3DParms {
 	struct cudaPitchedPtr dstPtr;
 	struct cudaExtent extent;
 	enum cudaMemcpyKind kind;
+};
+
+struct cudaResourceDesc {
+	enum cudaResourceType resType;
+	union {
+		struct { cudaArray_t array; } array;
+		struct { cudaMipmappedArray_t mipmap; } mipmap;
+		struct {
+			void *devPtr;
+			struct cudaChannelFormatDesc desc;
+			size_t sizeInBytes;
+		} linear;
+		struct {
+			void *devPtr;
+			struct cudaChannelFormatDesc desc;
+			size_t width, height;       /* elements */
+			size_t pitchInBytes;
+		} pitch2D;
+		struct { int reserved[32]; } reserved;
+	} res;
+	unsigned int flags;             /* must be zero */
+};
+
+struct cudaTextureDesc {
+	enum cudaTextureAddressMode addressMode[3];
+	enum cudaTextureFilterMode filterMode;
+	enum cudaTextureReadMode readMode;
+	int sRGB;                       /* refused */
+	float borderColor[4];
+	int normalizedCoords;
+	unsigned int maxAnisotropy;     /* mipmaps and anisotropy: ignored (no mipmaps) */
+	enum cudaTextureFilterMode mipmapFilterMode;
+	float mipmapLevelBias;
+	float minMipmapLevelClamp;
+	float maxMipmapLevelClamp;
+	int disableTrilinearOptimization;
+	int seamlessCubemap;
+};
+
+struct cudaResourceViewDesc {     /* accepted only as NULL */
+	enum cudaResourceViewFormat format;
+	size_t width, height, depth;
+	unsigned int firstMipmapLevel, lastMipmapLevel;
+	unsigned int firstLayer, lastLayer;
+	unsigned int reserved[16];
 };
 
 struct cudaPointerAttributes {
@@ -201,7 +265,7 @@ struct cudaDeviceProp {
 	int multiProcessorCount;        /* sm.count */
 	int integrated;
 	int canMapHostMemory;
-	/* texture and surface limits (rfsim has no textures: zero) */
+	/* texture and surface limits (device.c; mipmapped, layered, cube map: zero) */
 	int maxTexture1D, maxTexture1DMipmap;
 	int maxTexture2D[2], maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2];
 	int maxTexture3D[3], maxTexture3DAlt[3];
@@ -404,6 +468,62 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
                           struct cudaMemLocation location);
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                    enum cudaChannelFormatKind f);
+
+/* ---- CUDA arrays, textures and surfaces (array.c, texture.c) ---- */
+
+cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                            size_t width, size_t height, unsigned int flags);
+cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                              struct cudaExtent extent, unsigned int flags);
+cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
+                             unsigned int *flags, cudaArray_t array);
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                const void *src, size_t spitch, size_t width, size_t height,
+                                enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src,
+                                  size_t wOffset, size_t hOffset, size_t width, size_t height,
+                                  enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                     const void *src, size_t spitch, size_t width,
+                                     size_t height, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream);
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
+                                       size_t wOffset, size_t hOffset, size_t width,
+                                       size_t height, enum cudaMemcpyKind kind,
+                                       cudaStream_t stream);
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                              size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
+                                size_t hOffset, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                   const void *src, size_t count, enum cudaMemcpyKind kind,
+                                   cudaStream_t stream);
+cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
+                                     size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream);
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                     cudaArray_const_t src, size_t wOffsetSrc,
+                                     size_t hOffsetSrc, size_t width, size_t height,
+                                     enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                   cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                   size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                    const struct cudaResourceDesc *pResDesc,
+                                    const struct cudaTextureDesc *pTexDesc,
+                                    const struct cudaResourceViewDesc *pResViewDesc);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                            cudaTextureObject_t texObject);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                    const struct cudaResourceDesc *pResDesc);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaSurfaceObject_t surfObject);
 
 /* ---- streams and events ---- */
 

@@ -6,7 +6,7 @@
  * derives them from the config, so both APIs and `rfsim config` agree:
  * cudaGetDeviceProperties reports sm.count SMs, sm.registers registers
  * per SM, block.max_shared_bytes per block, gpu.global_bytes of memory and
- * gpu.clock_mhz.  Things rfsim does not model (textures, PCI, ECC, NUMA)
+ * gpu.clock_mhz.  Things rfsim does not model (PCI, ECC, NUMA)
  * read as zero, which programs take to mean "not supported".
  *
  * Limits and cache preferences are accepted and remembered but change
@@ -113,6 +113,20 @@ static void props_limits(struct cudaDeviceProp *p)
 	p->textureAlignment = (size_t)attr(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
 	p->texturePitchAlignment = 32;
 	p->surfaceAlignment = (size_t)attr(CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT);
+	/* CUDA arrays and texture/surface objects (array.c, texture.c): no mipmaps
+	   or cube maps, so those limits stay zero */
+	p->maxTexture1D = p->maxSurface1D = ARRAY_MAX_1D;
+	p->maxTexture2D[0] = p->maxSurface2D[0] = ARRAY_MAX_2D_W;
+	p->maxTexture2D[1] = p->maxSurface2D[1] = ARRAY_MAX_2D_H;
+	p->maxTexture2DLinear[0] = ARRAY_MAX_2D_W, p->maxTexture2DLinear[1] = ARRAY_MAX_2D_H;
+	p->maxTexture2DLinear[2] = 1 << 21;
+	p->maxTexture2DGather[0] = p->maxTexture2DGather[1] = 32768;
+	for (int i = 0; i < 3; i++) p->maxTexture3D[i] = p->maxSurface3D[i] = ARRAY_MAX_3D;
+	p->maxTexture1DLayered[0] = p->maxSurface1DLayered[0] = ARRAY_MAX_LAYERED_W;
+	p->maxTexture1DLayered[1] = p->maxSurface1DLayered[1] = ARRAY_MAX_LAYERS;
+	for (int i = 0; i < 2; i++)
+		p->maxTexture2DLayered[i] = p->maxSurface2DLayered[i] = ARRAY_MAX_LAYERED_W;
+	p->maxTexture2DLayered[2] = p->maxSurface2DLayered[2] = ARRAY_MAX_LAYERS;
 	p->multiProcessorCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
 	p->maxThreadsPerMultiProcessor = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
 	p->sharedMemPerMultiprocessor =

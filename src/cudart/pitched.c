@@ -12,9 +12,10 @@
  * memory of the side the copy's kind names, and the width must fit in
  * both pitches; then rows are copied one by one.
  *
- * CUDA arrays (cudaArray_t, the texture layouts of cudaMalloc3DArray) are
- * not supported, so a cudaMemcpy3D naming one fails with
- * cudaErrorNotSupported and says so.
+ * cudaMemcpy3D may name a CUDA array (array.c) on either side: the array
+ * is then a pitched pointer over its private layout, its position and the
+ * extent's width count its elements (the other side's x position stays in
+ * bytes), and the copy must lie inside it.
  */
 #include <string.h>
 
@@ -57,7 +58,7 @@ static char *span(const char *fn, const void *p, size_t pitch, size_t width, siz
 }
 
 /* rows of width bytes: checked whole, then copied */
-static cudaError_t copy_rows(const char *fn, void *dst, size_t dpitch, const void *src,
+cudaError_t pitched_copy(const char *fn, void *dst, size_t dpitch, const void *src,
                              size_t spitch, size_t width, size_t rows,
                              enum cudaMemcpyKind kind)
 {
@@ -80,7 +81,7 @@ static cudaError_t copy_rows(const char *fn, void *dst, size_t dpitch, const voi
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, enum cudaMemcpyKind kind)
 {
-	return copy_rows("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
+	return pitched_copy("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
 }
 
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -88,7 +89,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
                               cudaStream_t stream)
 {
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return copy_rows("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
+	return pitched_copy("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
 }
 
 static cudaError_t set_rows(const char *fn, void *p, size_t pitch, int value, size_t width,
@@ -127,13 +128,52 @@ static char *at(struct cudaPitchedPtr p, struct cudaPos pos)
 	return (char *)p.ptr + (pos.z * p.ysize + pos.y) * p.pitch + pos.x;
 }
 
+/* array a as a pitched pointer, pos.x turned into bytes and *esize its element size,
+ * after checking that e (in elements) from pos lies inside it; 0 if it does not */
+static int array_side(const char *fn, cudaArray_const_t a, struct cudaPos *pos,
+                      struct cudaExtent e, struct cudaPitchedPtr *pp, size_t *esize)
+{
+	uint64_t base, size[3], pitch, slice;
+	int dims;
+	unsigned flags;
+	if (!array_live(a)) {
+		rt_say("%s: %p is not a live CUDA array", fn, (const void *)a);
+		return 0;
+	}
+	array_layout(a, &base, size, &pitch, &slice, &dims, &flags);
+	*esize = array_format(array_desc(a), NULL, NULL);
+	if (pos->x > size[0] || e.width > size[0] - pos->x || pos->y > size[1] ||
+	    e.height > size[1] - pos->y || pos->z > size[2] || e.depth > size[2] - pos->z) {
+		rt_say("%s: the extent %zu x %zu x %zu at (%zu, %zu, %zu) runs outside the array "
+		       "(%llu x %llu x %llu elements)", fn, e.width, e.height, e.depth, pos->x, pos->y,
+		       pos->z, (unsigned long long)size[0], (unsigned long long)size[1],
+		       (unsigned long long)size[2]);
+		return 0;
+	}
+	pos->x *= *esize;
+	*pp = (struct cudaPitchedPtr){(void *)(uintptr_t)base, pitch, size[0], size[1]};
+	return 1;
+}
+
 static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, const char *fn)
 {
 	if (!p) return rt_err(cudaErrorInvalidValue);
 	if (p->srcArray || p->dstArray) {
-		rt_say("%s: CUDA arrays (cudaArray_t) are not supported by rfsim; copy between "
-		       "pitched pointers (srcPtr, dstPtr)", fn);
-		return rt_err(cudaErrorNotSupported);
+		struct cudaMemcpy3DParms q = *p;
+		size_t es = 0, ed = 0;
+		cudaError_t e = rt_ready();
+		if (e) return rt_err(e);
+		if ((p->srcArray && !array_side(fn, p->srcArray, &q.srcPos, p->extent, &q.srcPtr, &es))
+		    || (p->dstArray && !array_side(fn, p->dstArray, &q.dstPos, p->extent, &q.dstPtr,
+		                                   &ed)))
+			return rt_err(cudaErrorInvalidValue);
+		if (es && ed && es != ed) {
+			rt_say("%s: the arrays' elements differ in size (%zu and %zu bytes)", fn, es, ed);
+			return rt_err(cudaErrorInvalidValue);
+		}
+		q.srcArray = q.dstArray = NULL;
+		q.extent.width *= es ? es : ed;
+		return copy3d(&q, fn);
 	}
 	struct cudaExtent e = p->extent;
 	if (!e.width || !e.height || !e.depth) return cudaSuccess;
@@ -147,7 +187,7 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, const char *fn)
 		struct cudaPos s = p->srcPos, d = p->dstPos;
 		s.z += z;
 		d.z += z;
-		cudaError_t err = copy_rows(fn, at(p->dstPtr, d), p->dstPtr.pitch, at(p->srcPtr, s),
+		cudaError_t err = pitched_copy(fn, at(p->dstPtr, d), p->dstPtr.pitch, at(p->srcPtr, s),
 		                            p->srcPtr.pitch, e.width, e.height, p->kind);
 		if (err) return err;
 	}

@@ -117,6 +117,34 @@ void mem_managed_to_device(void);
 void mem_managed_to_host(void);
 void mem_reset(void);                    /* forget every allocation (device reset) */
 
+/* ---- pitched.c ---- */
+
+/* rows of width bytes, pitch apart: checked whole (the spans must be memory of the
+ * sides kind names), then copied; recorded as the last error */
+cudaError_t pitched_copy(const char *fn, void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t rows, enum cudaMemcpyKind kind);
+
+/* ---- array.c: CUDA arrays ---- */
+
+/* the largest arrays (as sm_80 reports them; cudaDeviceProp.maxTexture*, maxSurface*) */
+enum { ARRAY_MAX_1D = 131072, ARRAY_MAX_2D_W = 131072, ARRAY_MAX_2D_H = 65536,
+       ARRAY_MAX_3D = 16384, ARRAY_MAX_LAYERED_W = 32768, ARRAY_MAX_LAYERS = 2048 };
+
+/* bytes per element of a channel format rfsim supports (1, 2 or 4 channels of 8, 16
+ * or 32 bits), its channels and bytes per channel; 0 if unsupported */
+size_t array_format(const struct cudaChannelFormatDesc *d, int *nch, int *chbytes);
+struct cudaArray *array_live(cudaArray_const_t a);      /* NULL if not a live array */
+/* where a live array's texels lie (its layout: array.c), and its flags */
+void array_layout(cudaArray_const_t a, uint64_t *base, uint64_t size[3], uint64_t *pitch,
+                  uint64_t *slice, int *dims, unsigned *flags);
+const struct cudaChannelFormatDesc *array_desc(cudaArray_const_t a);
+unsigned array_layers(cudaArray_const_t a);   /* a layered array's layers, else 0 */
+void array_reset(void);                  /* forget every array (device reset) */
+
+/* ---- texture.c ---- */
+
+void texture_reset(void);                /* forget every object (device reset) */
+
 /* ---- stream.c ---- */
 
 int stream_valid(cudaStream_t s);        /* a live stream, or a default one */

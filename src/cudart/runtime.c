@@ -140,6 +140,8 @@ void rt_set_sticky(cudaError_t e) { sticky = last_error = e; }
 void rt_reset(void)
 {
 	mem_reset();
+	array_reset();
+	texture_reset();
 	stream_reset();
 	reg_unload_all();
 	if (ctx) cuCtxDestroy(ctx);

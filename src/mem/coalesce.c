@@ -22,8 +22,11 @@
  *                   the distinct lines behind them.
  *   cp.async        the lines of its global sources, and the wavefronts of
  *                   its shared destinations (StepTrace.saddr).
+ *   tex, tld4       global: each lane's first row of texels, and the other
+ *                   rows and slices a filtered fetch reads (StepTrace.xaddr).
  * An access past MEMOP_MAXLINES distinct lines (possible only for a wmma
- * matrix whose 32 row segments all straddle lines) is not sent.
+ * matrix whose 32 row segments all straddle lines, or a filtered texture
+ * fetch whose lanes read scattered rows) is not sent.
  */
 #include "mem/mem.h"
 
@@ -138,6 +141,13 @@ void memop_build(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int stor
 			for (uint64_t la = a >> cc->line_shift; la <= (a + tr->nbytes - 1) >> cc->line_shift;
 			     la++)
 				add_global(op, &hs, la);
+			for (uint32_t r = 0; r < tr->xrows; r++) {      /* a texture fetch's other rows */
+				uint64_t x = tr->xaddr[r][l];
+				if (!x) continue;
+				for (uint64_t la = x >> cc->line_shift;
+				     la <= (x + tr->nbytes - 1) >> cc->line_shift; la++)
+					add_global(op, &hs, la);
+			}
 			op->long_lat = 1;
 			break;
 		}

@@ -128,6 +128,11 @@ const char *const atomop_name[NATOMOP] = {
 	[AOP_DEC] = "dec", [AOP_MIN] = "min", [AOP_MAX] = "max", [AOP_POPC] = "popc",
 };
 
+const char *const texgeom_name[NTEXGEOM] = {
+	[TEXG_NONE] = "", [TEXG_1D] = "1d", [TEXG_2D] = "2d", [TEXG_3D] = "3d",
+	[TEXG_A1D] = "a1d", [TEXG_A2D] = "a2d",
+};
+
 const char *const mode_name[NMODE] = {
 	[MODE_NONE] = "", [MODE_LO] = "lo", [MODE_HI] = "hi", [MODE_WIDE] = "wide",
 	[MODE_UP] = "up", [MODE_DOWN] = "down", [MODE_BFLY] = "bfly", [MODE_IDX] = "idx",
@@ -139,6 +144,8 @@ const char *const mode_name[NMODE] = {
 	[MODE_SUBNORMAL] = "subnormal", [MODE_F4E] = "f4e", [MODE_B4E] = "b4e",
 	[MODE_RC8] = "rc8", [MODE_ECL] = "ecl", [MODE_ECR] = "ecr", [MODE_RC16] = "rc16",
 	[MODE_L] = "l", [MODE_R] = "r", [MODE_MATCH_ANY] = "any", [MODE_MATCH_ALL] = "all",
+	[MODE_SU_TRAP] = "trap", [MODE_SU_CLAMP] = "clamp", [MODE_SU_ZERO] = "zero",
+	[MODE_TLD4_R] = "r", [MODE_TLD4_G] = "g", [MODE_TLD4_B] = "b", [MODE_TLD4_A] = "a",
 };
 
 const char *const sreg_name[NSREG] = {

@@ -173,6 +173,10 @@ typedef enum Mode {          /* per-op sub mode (Ins.mode); meaning depends on o
 	MODE_L, MODE_R,
 	/* match */
 	MODE_MATCH_ANY, MODE_MATCH_ALL,
+	/* suld/sust out-of-range coordinates */
+	MODE_SU_TRAP, MODE_SU_CLAMP, MODE_SU_ZERO,
+	/* tld4 component */
+	MODE_TLD4_R, MODE_TLD4_G, MODE_TLD4_B, MODE_TLD4_A,
 	NMODE
 } Mode;
 extern const char *const mode_name[NMODE];
@@ -181,7 +185,7 @@ enum {                       /* Ins.mods bits: modifiers that are flags */
 	MOD_FTZ      = 1 << 0,
 	MOD_SAT      = 1 << 1,
 	MOD_APPROX   = 1 << 2,
-	MOD_FULL     = 1 << 3,
+	MOD_FULL     = 1 << 3,   /* div.full; suld/sust: the .b (unformatted) form was written */
 	MOD_CC       = 1 << 4,   /* writes the carry flag (add.cc ...) */
 	MOD_UNI      = 1 << 5,   /* bra.uni / call.uni / ret.uni */
 	MOD_SYNC     = 1 << 6,   /* shfl.sync, vote.sync, ... */
@@ -218,6 +222,12 @@ typedef enum MmaShape {      /* wmma, mma and ldmatrix/stmatrix shapes (Ins.shap
 	NMMASHAPE
 } MmaShape;
 extern const char *const mma_shape_name[NMMASHAPE];   /* "m16n16k16", ... */
+
+typedef enum TexGeom {       /* tex, tld4, suld, sust geometry (Ins.shape) */
+	TEXG_NONE, TEXG_1D, TEXG_2D, TEXG_3D, TEXG_A1D, TEXG_A2D,
+	NTEXGEOM
+} TexGeom;
+extern const char *const texgeom_name[NTEXGEOM];      /* "1d", ... */
 
 enum { FRAG_NONE, FRAG_A, FRAG_B, FRAG_C, FRAG_D };    /* wmma.load/.store fragment */
 enum { LAYOUT_ROW = 1, LAYOUT_COL = 2 };               /* Ins.layout nibbles */
@@ -292,7 +302,8 @@ typedef struct Ins {
 	uint32_t mods;           /* MOD_* */
 	uint32_t hints;          /* interned string of modifiers kept verbatim, 0 = none */
 	uint8_t nd, ns;          /* destination and source operand counts */
-	uint8_t shape;           /* wmma, mma, ldmatrix, stmatrix: MmaShape */
+	uint8_t shape;           /* wmma, mma, ldmatrix, stmatrix: MmaShape; tex, tld4, suld,
+	                            sust: TexGeom */
 	uint8_t frag;            /* wmma.load/.store: FRAG_*; ldmatrix/stmatrix: matrices
 	                            (.x1/.x2/.x4: 1, 2, 4) */
 	uint8_t layout;          /* wmma: LAYOUT_* of the (first) matrix in the low nibble, of

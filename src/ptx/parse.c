@@ -318,8 +318,8 @@ static void alias(Parser *p)
 
 static void unsupported_decl(Parser *p)
 {
-	p_error(p, "unsupported declaration '%.*s' (rfsim does not implement textures, "
-	        "surfaces or samplers)", (int)p->lx.tok.len, p->lx.tok.s);
+	p_error(p, "unsupported declaration '%.*s' (rfsim implements texture and "
+	        "surface objects, not texture, surface or sampler references)", (int)p->lx.tok.len, p->lx.tok.s);
 }
 
 static void declaration(Parser *p);

@@ -97,6 +97,10 @@ void ptc_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, int
 /* its operands and modifiers against the PTX ISA's rules (st: ptc_modifier's) */
 void ptc_check(Parser *p, const Tok *t, const Ins *in, int st);
 
+/* parse_tex.c: tex, tld4, suld, sust on texture and surface objects */
+void ptex_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n);
+void ptex_check(Parser *p, const Tok *t, const Ins *in);   /* after the operands */
+
 /* parse.c */
 __attribute__((noreturn, format(printf, 3, 4)))
 void p_error_at(Parser *p, const Tok *t, const char *fmt, ...);

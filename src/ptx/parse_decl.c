@@ -91,8 +91,9 @@ static void decl_spec(Parser *p, Sym *s, int is_param)
 			p_expect(p, ')', "')'");
 		} else if (lex_is(&t, ".texref") || lex_is(&t, ".samplerref") ||
 		           lex_is(&t, ".surfref")) {
-			p_error_at(p, &t, "unsupported declaration '%.*s' (rfsim does not implement "
-			           "textures, surfaces or samplers)", (int)t.len, t.s);
+			p_error_at(p, &t, "unsupported declaration '%.*s' (rfsim implements texture "
+			           "and surface objects, not texture, surface or sampler "
+			           "references)", (int)t.len, t.s);
 		} else {
 			p_error_at(p, &t, "unknown type or attribute '%.*s'", (int)t.len, t.s);
 		}

@@ -140,8 +140,8 @@ static const ModDef *mod_lookup(const char *s, size_t n)
  * first modifier (wgmma.mma_async); the cp.async and wmma forms rfsim lacks
  * are refused in parse_tc.c */
 static const struct { const char *name; int two; } unsupported[] = {
-	{"wgmma", 1}, {"tcgen05", 1}, {"tex", 0}, {"tld4", 0},
-	{"txq", 0}, {"suld", 0}, {"sust", 0}, {"sured", 0}, {"suq", 0},
+	{"wgmma", 1}, {"tcgen05", 1},
+	{"txq", 0}, {"sured", 0}, {"suq", 0},
 	{"movmatrix", 0}, {"mbarrier", 1},
 	{"griddepcontrol", 1}, {"setmaxnreg", 0}, {"elect", 0}, {"stacksave", 0},
 	{"stackrestore", 0}, {"alloca", 0}, {"brx", 1}, {"istypep", 0}, {"pmevent", 0},
@@ -210,6 +210,12 @@ static int tc_op(int op)
 	       op == OP_WMMA_MMA || op == OP_MMA || op == OP_LDMATRIX || op == OP_STMATRIX;
 }
 
+/* tex, tld4, suld, sust: parse_tex.c */
+static int tex_op(int op)
+{
+	return op == OP_TEX || op == OP_TLD4 || op == OP_SULD || op == OP_SUST;
+}
+
 static int is_video(Op op)
 {
 	switch (op) {
@@ -227,6 +233,10 @@ static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 	Op op = (Op)in->op;
 	if (tc_op(op)) {
 		ptc_modifier(p, &mn->t, in, s, n, &mn->tc, mn->hints, &mn->nhints, sizeof mn->hints);
+		return;
+	}
+	if (tex_op(op)) {
+		ptex_modifier(p, &mn->t, in, s, n);
 		return;
 	}
 	const ModDef *d = mod_lookup(s, n);
@@ -544,6 +554,8 @@ static Shape shape(const Ins *in)
 	case OP_WMMA_MMA: case OP_MMA: s.lo = s.hi = 3; break;
 	case OP_LDMATRIX: s.addr = 1; break;
 	case OP_STMATRIX: s.lo = s.hi = 2, s.dest = 0, s.addr = 0; break;
+	case OP_TEX: case OP_TLD4: case OP_SULD: s.lo = s.hi = 2; break;
+	case OP_SUST: s.lo = s.hi = 3, s.dest = 0; break;
 	case OP_CP_COMMIT: case OP_CP_WAITALL:
 	case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
@@ -673,6 +685,23 @@ static void call(Parser *p, Ins *in, const Tok *at)
 
 /* ---- the instruction --------------------------------------------------------- */
 
+/* tex/suld/sust's '[' handle ',' vec ']': two operands into o[*n..] */
+static void tex_addr(Parser *p, const Ins *in, const Tok *at, Operand *o, int *n)
+{
+	p_next(p);
+	Tok t = p->lx.tok;
+	if (t.kind != TK_IDENT) p_error(p, "expected a texture or surface object register");
+	p_next(p);
+	if (*n + 2 > INS_MAXOPD) p_error_at(p, at, "too many operands");
+	o[(*n)++] = name_operand(p, &t);
+	if (!p_accept(p, ','))
+		p_error(p, "expected ', {coordinates}' after the texture or surface");
+	if (p->lx.tok.kind != '{') p_error(p, "expected '{' (a sampler operand is not supported: "
+	                                   "rfsim implements texture objects only)");
+	o[(*n)++] = vec_operand(p, in, 0);
+	p_expect(p, ']', "']' (texel offsets and depth compare are not supported)");
+}
+
 static void operands(Parser *p, Ins *in, const Tok *at)
 {
 	Operand o[INS_MAXOPD];
@@ -680,6 +709,10 @@ static void operands(Parser *p, Ins *in, const Tok *at)
 	if (p->lx.tok.kind != ';') {
 		do {
 			if (n == INS_MAXOPD) p_error_at(p, at, "too many operands");
+			if (tex_op(in->op) && p->lx.tok.kind == '[') {
+				tex_addr(p, in, at, o, &n);
+				continue;
+			}
 			o[n++] = operand(p, in, 0);
 			if (p->lx.tok.kind == '|') {
 				if (n != 1 || n == INS_MAXOPD) p_error(p, "unexpected '|'");
@@ -741,6 +774,7 @@ void p_instruction(Parser *p)
 		operands(p, in, &mn.t);
 		check_kinds(p, &mn.t, in);
 		if (tc_op(in->op)) ptc_check(p, &mn.t, in, mn.tc);
+		if (tex_op(in->op)) ptex_check(p, &mn.t, in);
 	}
 	p_expect(p, ';', "';' after the instruction");
 }

@@ -279,6 +279,25 @@ static void tc_mnemonic(Out *o, const Ins *in)
 	put(o, rnd_name[in->rnd]);
 }
 
+/* tex, tld4, suld, sust (parse_tex.c) */
+static void tex_mnemonic(Out *o, const Ins *in)
+{
+	fputs(op_info[in->op].name, o->f);
+	int su = in->op == OP_SULD || in->op == OP_SUST;
+	if (su) fputs(".b", o->f);
+	if (in->op == OP_TLD4) put(o, mode_name[in->mode]);
+	put(o, texgeom_name[in->shape]);
+	if (in->vec) fprintf(o->f, ".v%d", in->vec);
+	put(o, ptxtype_name[in->type]);
+	put(o, ptxtype_name[in->type2]);
+	if (su) put(o, mode_name[in->mode]);
+}
+
+static int is_tex(int op)
+{
+	return op == OP_TEX || op == OP_TLD4 || op == OP_SULD || op == OP_SUST;
+}
+
 static void mnemonic(Out *o, const Ins *in)
 {
 	Op op = (Op)in->op;
@@ -288,6 +307,10 @@ static void mnemonic(Out *o, const Ins *in)
 	int early_sync = op == OP_SHFL || op == OP_VOTE || op == OP_REDUX;
 	if (op >= OP_CP_ASYNC && op <= OP_STMATRIX) {
 		tc_mnemonic(o, in);
+		return;
+	}
+	if (is_tex(op)) {
+		tex_mnemonic(o, in);
 		return;
 	}
 	fputs(op_info[op].name, o->f);
@@ -383,9 +406,16 @@ static void instruction(Out *o, const Func *fn, const Ins *in)
 	mnemonic(o, in);
 	for (int k = 0; k < in->nd + in->ns; k++) {
 		const Operand *x = &in->o[k];
+		int taddr = is_tex(in->op) && k == in->nd;    /* [handle, {coordinates}] */
 		fputs(k == 0 ? " " : (x->flags & OPDF_PIPE) ? "|" : ", ", o->f);
+		if (taddr) fputc('[', o->f);
 		if (in->op == OP_CALL && x->kind == OPK_VEC) call_args(o, fn, x);
 		else operand(o, fn, x);
+		if (taddr) {
+			fputs(", ", o->f);
+			operand(o, fn, &in->o[++k]);
+			fputc(']', o->f);
+		}
 	}
 	fputs(";\n", o->f);
 }

@@ -657,6 +657,7 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	case OP_WMMA_LOAD: case OP_WMMA_STORE: return decode_wmma_mem(dc, fi, in);
 	case OP_WMMA_MMA: case OP_MMA: return decode_wmma_mma(dc, fi, in);
 	case OP_LDMATRIX: case OP_STMATRIX: return decode_matrix_mem(dc, fi, in);
+	case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: return decode_tex(dc, fi, in);
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
 		break;
 	}

@@ -40,6 +40,8 @@ int decode_cp_async(DecodeCtx *dc, int32_t fi, const Ins *in);
 int decode_wmma_mem(DecodeCtx *dc, int32_t fi, const Ins *in);
 int decode_wmma_mma(DecodeCtx *dc, int32_t fi, const Ins *in);   /* and mma */
 int decode_matrix_mem(DecodeCtx *dc, int32_t fi, const Ins *in);  /* ldmatrix, stmatrix */
+/* decode_tex.c */
+int decode_tex(DecodeCtx *dc, int32_t fi, const Ins *in);      /* tex, tld4, suld, sust */
 int decode_func(DecodeCtx *dc, int32_t fi);
 int decode_finish(DecodeCtx *dc);
 void decode_ctx_free(DecodeCtx *dc);

@@ -593,6 +593,12 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	case OP_STMATRIX:
 		if (gm && exec_stmatrix(c, w, d, gm)) return EX_FAULT;
 		break;
+	case OP_TEX: case OP_TLD4:
+		if (gm && exec_tex(c, w, d, gm)) return EX_FAULT;
+		break;
+	case OP_SULD: case OP_SUST:
+		if (gm && exec_surf(c, w, d, gm)) return EX_FAULT;
+		break;
 	case OP_CP_COMMIT: case OP_CP_WAIT: case OP_CP_WAITALL:   /* copied at issue: no wait */
 	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END:
@@ -653,7 +659,7 @@ int exec_step(Cta *c, Warp *w)
 				uint32_t p = pred(w, d->guard);
 				tr->exec &= d->guard_neg ? ~p : p;
 			}
-			tr->mem_lanes = tr->cp_src = tr->phase = 0;
+			tr->mem_lanes = tr->cp_src = tr->phase = tr->xrows = 0;
 		}
 		int internal = (d->flags & DF_INTERNAL) != 0;
 		if (!internal && rf_pseudo(d)) {

@@ -131,6 +131,10 @@ void exec_mma_sync(Warp *w, const Image *img, const DIns *d, uint32_t act);
 int exec_ldmatrix(Cta *c, Warp *w, const DIns *d, uint32_t act);
 int exec_stmatrix(Cta *c, Warp *w, const DIns *d, uint32_t act);
 
+/* exec_tex.c: tex and tld4; suld and sust */
+int exec_tex(Cta *c, Warp *w, const DIns *d, uint32_t act);
+int exec_surf(Cta *c, Warp *w, const DIns *d, uint32_t act);
+
 /* simt.c */
 void simt_push(Warp *w, SimtEntry e);
 void simt_settle(Cta *c, Warp *w);

@@ -29,6 +29,7 @@
 #include "base/base.h"
 #include "ptx/ptx.h"
 #include "sim/prog.h"
+#include "sim/tex.h"
 #include "sim/timing.h"
 #include "sim/warp.h"
 
@@ -37,6 +38,7 @@ struct Gpu {
 	GMem gm;
 	KernelStats *stats; int32_t nstats, capstats;
 	int64_t total_insts;     /* warp instructions over every launch (sim.max_warp_insts) */
+	TexObj *tex; int32_t ntex, captex;   /* texture and surface objects (tex.h) */
 };
 
 Gpu *gpu_new(const Config *cfg)
@@ -52,6 +54,7 @@ void gpu_free(Gpu *g)
 	if (!g) return;
 	gmem_fini(&g->gm);
 	free(g->stats);
+	free(g->tex);
 	free(g);
 }
 
@@ -66,6 +69,26 @@ int gpu_mem_alloc(Gpu *g, uint64_t bytes, uint64_t *dptr)
 	return gmem_alloc(&g->gm, bytes, dptr);
 }
 int gpu_mem_free(Gpu *g, uint64_t dptr) { return gmem_free(&g->gm, dptr); }
+
+uint64_t gpu_tex_create(Gpu *g, const TexObj *t)
+{
+	VEC_RESERVE(g->tex, g->captex, (size_t)g->ntex + 1);
+	g->tex[g->ntex++] = *t;
+	return (uint64_t)g->ntex;
+}
+
+const TexObj *gpu_tex_get(const Gpu *g, uint64_t h, int kind)
+{
+	if (h == 0 || h > (uint64_t)g->ntex || g->tex[h - 1].kind != kind) return NULL;
+	return &g->tex[h - 1];
+}
+
+int gpu_tex_destroy(Gpu *g, uint64_t h, int kind)
+{
+	if (!gpu_tex_get(g, h, kind)) return RF_EINPUT;
+	g->tex[h - 1].kind = TEXK_NONE;
+	return RF_OK;
+}
 
 uint64_t gpu_heap_limit(const Gpu *g) { return g->gm.heap_limit; }
 void gpu_set_heap_limit(Gpu *g, uint64_t bytes) { g->gm.heap_limit = bytes; }
@@ -537,6 +560,8 @@ int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
 	L.gm = &g->gm;
 	L.cbank = p->cbank;
 	L.cbank_bytes = p->cbank_bytes;
+	L.tex = g->tex;
+	L.ntex = g->ntex;
 	L.nsm = (int32_t)g->cfg.sm_count;
 	L.clock_ghz = (double)g->cfg.gpu_clock_mhz / 1000.0;
 	/* two limits: sim.watchdog per kernel, sim.max_warp_insts for the whole run */

@@ -24,6 +24,10 @@
  * counts.  wmma.mma and mma run on the tensor unit (pipe.tc.*), an mma
  * of a smaller shape for a shorter initiation interval (tins.c).
  *
+ * A texture fetch (tex, tld4) is a load of the texels it touched (exec_tex.c)
+ * whose writeback comes tex.lat cycles after its last line: the texture
+ * unit's filtering stage.
+ *
  * A load's writeback waits for all its lines: a Tracker counts the
  * answers still to come (sm_mem_done), with a guard count while the
  * requests are being sent so an answer known at once cannot finish it
@@ -51,6 +55,7 @@ void pipe_init(Sm *s)
 	}
 	s->diverge = c->pipe_diverge_cycles;
 	s->smem_lat = c->smem_lat;
+	s->tex_lat = c->tex_lat;
 	s->ncu = (int32_t)c->oc_units;
 	s->ncu_mem = (int32_t)c->oc_mem_units;
 	for (int32_t i = s->ncu; i < s->ncu + s->ncu_mem; i++) s->cu[i].mop = xmalloc(sizeof(MemOp));
@@ -120,6 +125,7 @@ static int32_t new_tracker(Sm *s, const Event *ev)
 	s->trk_free = k->next_free;
 	k->left = 1;                           /* the guard */
 	k->t = s->now + 1;
+	k->extra = 0;
 	k->ev = *ev;
 	return id;
 }
@@ -184,6 +190,7 @@ static int64_t ldst(Sm *s, CU *u, Unit *un)
 	occupy(s, TU_LDST, un, t + (waves ? waves : 1));
 	int32_t id = new_tracker(s, &u->ev);
 	Tracker *k = &s->trk[id];              /* (trk may move only in new_tracker) */
+	if (s->tp->ins[u->pc].tex) k->extra = s->tex_lat;
 	int64_t done = t + 1;
 	if (op->smem_waves) {
 		s->st.smem_accesses++;

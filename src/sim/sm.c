@@ -118,7 +118,7 @@ void sm_mem_done(void *ctx, int32_t id, int64_t t)
 	Tracker *k = &s->trk[id];
 	if (t > k->t) k->t = t;
 	if (--k->left) return;
-	k->ev.t = k->t;
+	k->ev.t = k->t + k->extra;
 	sm_push(s, &k->ev);
 	k->next_free = s->trk_free;
 	s->trk_free = id;

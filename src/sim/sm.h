@@ -119,6 +119,7 @@ typedef struct Sched {        /* hot fields first: one cache line */
 typedef struct Tracker {     /* a load waiting for its lines */
 	int32_t left;            /* lines (plus a guard while being sent) */
 	int64_t t;               /* latest answer so far */
+	int64_t extra;           /* cycles from the last answer to the writeback (tex.lat) */
 	Event ev;                /* its writeback */
 	int32_t next_free;
 } Tracker;
@@ -190,6 +191,7 @@ typedef struct Sm {           /* fields used every cycle first */
 	/* memory */
 	Tracker *trk; int32_t ntrk, trk_free;
 	int64_t smem_lat;
+	int64_t tex_lat;         /* tex.lat */
 	CoalesceCfg coal;
 	SmCache l1, cc;
 	StepTrace trace;         /* what the warp being issued did */

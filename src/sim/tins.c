@@ -147,6 +147,7 @@ void tprog_build(TProg *tp, const Image *img)
 		       : d->op == OP_CP_COMMIT ? CPA_COMMIT : d->op == OP_CP_WAIT ? CPA_WAIT
 		       : d->op == OP_CP_WAITALL ? CPA_WAITALL : CPA_NONE;
 		if (t->cpa == CPA_WAIT) t->arg = (int32_t)d->imm;
+		t->tex = d->op == OP_TEX || d->op == OP_TLD4;
 		if (d->op == OP_MMA)                   /* pipe.tc.ii is per 16 * 16 * 16 */
 			while ((mma_sync_macs(dins_shape(d)) << t->ii_shift) < 16 * 16 * 16) t->ii_shift++;
 		if (t->flags & TF_NOREGS) rd.n = wr.n = 0;

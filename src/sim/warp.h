@@ -56,6 +56,9 @@ typedef struct StepTrace {
 	uint32_t phase;          /* shared memory: lanes served per phase, 0 = the whole warp
 	                            (ldmatrix/stmatrix: 8, one 8x8 matrix per phase) */
 	uint64_t saddr[32];      /* cp.async: each lane's shared destination (mem_lanes) */
+	uint32_t xrows;          /* tex, tld4: rows of xaddr in use (a filtered fetch's other
+	                            rows and slices of texels), 0 for every other instruction */
+	uint64_t xaddr[3][32];   /* their global addresses per lane, nbytes each; 0: none */
 } StepTrace;
 
 typedef struct Warp {
@@ -123,6 +126,8 @@ struct Launch {
 	GMem *gm;
 	uint8_t *cbank;          /* constant bank */
 	uint32_t cbank_bytes;
+	const struct TexObj *tex; /* texture and surface objects (tex.h): handle h is tex[h-1] */
+	int32_t ntex;
 	int32_t nsm;
 	double clock_ghz;
 	const char *limit_why;   /* which instruction limit applies, for the report */

@@ -59,6 +59,18 @@
 
 #define PITCHED_FIELDS(X) X(ptr) X(pitch) X(xsize) X(ysize)
 
+#define RESDESC_FIELDS(X) X(resType) X(res.array.array) X(res.linear.devPtr) \
+	X(res.linear.desc) X(res.linear.sizeInBytes) X(res.pitch2D.devPtr) X(res.pitch2D.desc) \
+	X(res.pitch2D.width) X(res.pitch2D.height) X(res.pitch2D.pitchInBytes) X(res) X(flags)
+
+#define TEXDESC_FIELDS(X) X(addressMode) X(filterMode) X(readMode) X(sRGB) X(borderColor) \
+	X(normalizedCoords) X(maxAnisotropy) X(mipmapFilterMode) X(mipmapLevelBias) \
+	X(minMipmapLevelClamp) X(maxMipmapLevelClamp) X(disableTrilinearOptimization) \
+	X(seamlessCubemap)
+
+#define VIEW_FIELDS(X) X(format) X(width) X(height) X(depth) X(firstMipmapLevel) \
+	X(lastMipmapLevel) X(firstLayer) X(lastLayer) X(reserved)
+
 #define SHOW(s, f) printf(#s "." #f " %zu %zu\n", offsetof(struct s, f), \
                           sizeof ((struct s *)0)->f);
 #define PROP(f) SHOW(cudaDeviceProp, f)
@@ -70,6 +82,9 @@
 #define ATTR(f) SHOWT(cudaLaunchAttribute, f)
 #define COPY3D(f) SHOW(cudaMemcpy3DParms, f)
 #define PITCHED(f) SHOW(cudaPitchedPtr, f)
+#define RESDESC(f) SHOW(cudaResourceDesc, f)
+#define TEXDESC(f) SHOW(cudaTextureDesc, f)
+#define VIEW(f) SHOW(cudaResourceViewDesc, f)
 
 int main(void)
 {
@@ -81,6 +96,10 @@ int main(void)
 	ATTR_FIELDS(ATTR)
 	COPY3D_FIELDS(COPY3D)
 	PITCHED_FIELDS(PITCHED)
+	RESDESC_FIELDS(RESDESC)
+	TEXDESC_FIELDS(TEXDESC)
+	VIEW_FIELDS(VIEW)
+	printf("handles %zu %zu\n", sizeof(cudaTextureObject_t), sizeof(cudaSurfaceObject_t));
 	printf("extent %zu pos %zu\n", sizeof(struct cudaExtent), sizeof(struct cudaPos));
 	printf("sizes %zu %zu %zu %zu %zu %zu %zu\n", sizeof(struct cudaDeviceProp),
 	       sizeof(struct cudaFuncAttributes), sizeof(struct cudaPointerAttributes),
