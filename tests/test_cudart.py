@@ -94,6 +94,8 @@ PROGRAMS = {
     "ctrlflow": ("ctrlflow.cu", ["-arch=sm_80", "-O2"]),        # goto/switch/early return, recursion
     "fencereduce": ("fencereduce.cu", ["-arch=sm_80", "-O2"]),  # barriers in loops, CTA waves
     "regpressure": ("regpressure.cu", ["-arch=sm_80", "-O2"]),  # 80 live values: spills
+    # CUDA graphs: stream capture (fork/join), explicit graphs, exec updates, capture errors
+    "graphs": ("graphs.cu", ["-arch=sm_80", "-O2"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order
@@ -300,7 +302,7 @@ def test_machine_code_only_says_how_to_rebuild(built):
 @needs_nvcc
 def test_unsupported_call_names_itself(built):
     p = passed(run(built["errors"]))
-    assert "rfsim: cudaGraphCreate is not supported" in p.stderr
+    assert "rfsim: cudaDeviceEnablePeerAccess is not supported" in p.stderr
     assert "in kernel _Z8write_atPix, block (0,0,0), thread (0,0,0)" in p.stderr
 
 

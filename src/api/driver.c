@@ -469,6 +469,14 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction f)
 	return CUDA_SUCCESS;
 }
 
+CUresult api_func_params(CUfunction f, KernelAttr *attr)
+{
+	NEED_CTX();
+	if (!f || !find_mod(f->mod)) return CUDA_ERROR_INVALID_HANDLE;
+	prog_kernel_attr(f->mod->p, f->k, attr);
+	return CUDA_SUCCESS;
+}
+
 /* lay the arguments out in the kernel's parameter buffer */
 static CUresult pack_params(const KernelAttr *a, void **kp, void **extra, uint8_t *buf)
 {

@@ -158,6 +158,8 @@ cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 
 cudaError_t cudaDeviceSynchronize(void)
 {
+	cudaError_t e = capture_unsafe("cudaDeviceSynchronize");
+	if (e) return e;
 	READY();                     /* every call already ran to completion */
 	return cudaSuccess;
 }

@@ -112,19 +112,24 @@ static cudaError_t shared_fits(const RtFunc *fn, size_t shmem)
 	return cudaErrorInvalidValue;
 }
 
-cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
-                       cudaStream_t stream)
+/* whether fn can be launched at all: its module loaded */
+static cudaError_t launchable(const RtFunc *fn)
 {
 	cudaError_t e = rt_ready();
-	if (e) return rt_err(e);
-	if (!fn) return rt_err(cudaErrorInvalidDeviceFunction);
-	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	if (e) return e;
+	if (!fn) return cudaErrorInvalidDeviceFunction;
 	if ((e = reg_module_status(fn->mod)) || (!fn->f && (e = cudaErrorInvalidDeviceFunction))) {
 		/* said once, since a program that checks no errors would go on silently */
 		rt_say("kernel %s is not launched: %s (see above)", fn->name, cudaGetErrorName(e));
-		return rt_err(e);
+		return e;
 	}
-	if ((e = shared_fits(fn, shmem))) return rt_err(e);
+	return cudaSuccess;
+}
+
+cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem)
+{
+	cudaError_t e = launchable(fn);
+	if (e || (e = shared_fits(fn, shmem))) return e;
 	int before, after;
 	api_kernel_log(&before);
 	mem_managed_to_device();
@@ -133,7 +138,23 @@ cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t sh
 	mem_managed_to_host();
 	api_kernel_log(&after);
 	if (after > before) stats_kernel_line();
-	return r ? rt_err(launch_error(r)) : cudaSuccess;
+	return r ? launch_error(r) : cudaSuccess;
+}
+
+cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
+                       cudaStream_t stream)
+{
+	cudaError_t e = launchable(fn);
+	if (e) return rt_err(e);
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	int on;
+	if ((e = capture_enqueue(stream, "kernel launch", &on))) return e;
+	if (on) {
+		struct cudaKernelNodeParams p = {(void *)fn->host, grid, block, (unsigned)shmem,
+		                                 args, NULL};
+		return capture_add(stream, cudaGraphNodeTypeKernel, &p);
+	}
+	return rt_err(launch_now(fn, grid, block, args, shmem));
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,

@@ -139,6 +139,8 @@ void rt_set_sticky(cudaError_t e) { sticky = last_error = e; }
 
 void rt_reset(void)
 {
+	capture_reset();
+	graph_reset();
 	mem_reset();
 	stream_reset();
 	reg_unload_all();
