@@ -96,6 +96,8 @@ PROGRAMS = {
     "regpressure": ("regpressure.cu", ["-arch=sm_80", "-O2"]),  # 80 live values: spills
     # CUDA graphs: stream capture (fork/join), explicit graphs, exec updates, capture errors
     "graphs": ("graphs.cu", ["-arch=sm_80", "-O2"]),
+    # cooperative launches: grid.sync() in a loop, oversized grids, grid deadlock
+    "coopgrid": ("coopgrid.cu", ["-arch=sm_80", "-O2"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order
@@ -319,6 +321,38 @@ def test_per_thread_default_stream_entry_points(built):
 
 
 @needs_nvcc
+def test_graph_kernels_are_launches_in_the_statistics(built, tmp_path):
+    """A graph's kernel nodes run through the launch path: each launch of
+    the instantiated Jacobi graph (10, then 1 after SetParams) adds its two
+    sweeps to the per-kernel lines and to RFSIM_STATS, in graph order."""
+    stats = tmp_path / "run.json"
+    p = passed(run(built["graphs"], RFSIM_STATS=stats))
+    assert len(re.findall(r"^rfsim: jacobi<<<", p.stderr, re.M)) == 22, p.stderr
+    names = [k["name"] for k in json.loads(stats.read_text())["kernels"]]
+    sweep = ["_Z6jacobiPKfPfS0_if"] * 2 + ["_Z8residualPKfS0_Pfi", "_Z4bumpPi"]
+    first = names.index(sweep[0])
+    assert names[first:first + 40] == sweep * 10, names
+    assert "not supported" not in p.stderr.replace("cudaGraphAddMemAllocNode: graph memory "
+                                                   "allocation nodes are not supported", "")
+
+
+@needs_nvcc
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+def test_cooperative_grid_sync_in_both_cores(built, mode):
+    """grid.sync() needs every block of the grid resident: the timing core
+    holds them all, the functional core runs them interleaved.  The oversized
+    grid is refused with the occupancy arithmetic; a genuine grid deadlock
+    (block 0 never arrives) is still reported, as a livelock of the spinning
+    warps; grid.sync() outside a cooperative launch traps."""
+    p = passed(run(built["coopgrid"], RFSIM_SET=f"sim.mode={mode}"))
+    assert re.search(r"cooperative launch of \S*multiphase\S*: 91 blocks cannot all be "
+                     r"resident at once: 6 blocks of 128 threads per SM", p.stderr), p.stderr
+    assert "kernel livelock: in kernel _Z5stuckPi" in p.stderr
+    assert "trap instruction executed" in p.stderr
+    assert len(re.findall(r"^rfsim: multiphase<<<\((45|15|90),1,1\)", p.stderr, re.M)) == 3
+
+
+@needs_nvcc
 def test_environment_config_and_stats(built, tmp_path):
     stats = tmp_path / "run.json"
     p = passed(run(built["vecadd"], RFSIM_CONFIG="hopper-h100",
@@ -475,7 +509,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 
 @needs_nvcc
-@pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure"])
+@pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "coopgrid"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:

@@ -126,15 +126,17 @@ static cudaError_t launchable(const RtFunc *fn)
 	return cudaSuccess;
 }
 
-cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem)
+cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem, int coop)
 {
 	cudaError_t e = launchable(fn);
 	if (e || (e = shared_fits(fn, shmem))) return e;
 	int before, after;
 	api_kernel_log(&before);
 	mem_managed_to_device();
-	CUresult r = cuLaunchKernel(fn->f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-	                            (unsigned)shmem, NULL, args, NULL);
+	CUresult r = coop ? cuLaunchCooperativeKernel(fn->f, grid.x, grid.y, grid.z, block.x,
+	                                              block.y, block.z, (unsigned)shmem, NULL, args)
+	                  : cuLaunchKernel(fn->f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+	                                   (unsigned)shmem, NULL, args, NULL);
 	mem_managed_to_host();
 	api_kernel_log(&after);
 	if (after > before) stats_kernel_line();
@@ -142,43 +144,54 @@ cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t sh
 }
 
 cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
-                       cudaStream_t stream)
+                       cudaStream_t stream, int coop)
 {
 	cudaError_t e = launchable(fn);
 	if (e) return rt_err(e);
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	int on;
 	if ((e = capture_enqueue(stream, "kernel launch", &on))) return e;
+	if (on && coop)
+		return capture_refuse(stream, "cudaLaunchCooperativeKernel", "cooperative launches");
 	if (on) {
 		struct cudaKernelNodeParams p = {(void *)fn->host, grid, block, (unsigned)shmem,
 		                                 args, NULL};
 		return capture_add(stream, cudaGraphNodeTypeKernel, &p);
 	}
-	return rt_err(launch_now(fn, grid, block, args, shmem));
+	return rt_err(launch_now(fn, grid, block, args, shmem, coop));
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
-	return launch_run(reg_func(kernel), gridDim, blockDim, args, sharedMem, stream);
+	return launch_run(reg_func(kernel), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
-	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream);
+	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 0);
+}
+
+/* the whole grid resident at once (cudaErrorCooperativeLaunchTooLarge if it
+ * cannot be), so that its blocks may wait for each other: grid.sync() */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                        void **args, size_t sharedMem, cudaStream_t stream)
+{
+	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
 /* cudaLaunchKernelEx: attributes are hints to a real GPU's scheduler, which
- * rfsim's synchronous launches satisfy trivially, except two it cannot honour */
+ * rfsim's synchronous launches satisfy trivially, except two: a cooperative
+ * launch, and thread-block clusters, which rfsim cannot honour */
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
 	if (!config || (config->numAttrs && !config->attrs)) return rt_err(cudaErrorInvalidValue);
+	int coop = 0;
 	for (unsigned i = 0; i < config->numAttrs; i++) {
 		const cudaLaunchAttribute *a = &config->attrs[i];
 		const char *what = NULL;
-		if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
-			what = "cooperative launches";
+		if (a->id == cudaLaunchAttributeCooperative) coop = a->val.cooperative != 0;
 		if (a->id == cudaLaunchAttributeClusterDimension &&
 		    (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
 			what = "thread-block clusters";
@@ -188,7 +201,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
 		}
 	}
 	return launch_run(reg_func(func), config->gridDim, config->blockDim, args,
-	                  config->dynamicSmemBytes, config->stream);
+	                  config->dynamicSmemBytes, config->stream, coop);
 }
 
 /* ---- kernel attributes -------------------------------------------------------- */

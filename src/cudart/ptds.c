@@ -257,3 +257,9 @@ cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGr
 {
 	return cudaStreamUpdateCaptureDependencies(stream, dependencies, dependencyData, numDependencies, flags);
 }
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream)
+{
+	return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}

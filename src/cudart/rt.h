@@ -132,11 +132,12 @@ cudaError_t pitched_copy3d(const struct cudaMemcpy3DParms *p, const char *fn);
 
 /* ---- launch.c ---- */
 
-/* a launch from the program: checked, captured if the stream is capturing */
+/* a launch from the program: checked, captured if the stream is capturing;
+ * coop: a cooperative launch (the whole grid resident, grid.sync() works) */
 cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
-                       cudaStream_t stream);
+                       cudaStream_t stream, int coop);
 /* run the kernel now (a graph's kernel node): errors are not recorded */
-cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem);
+cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem, int coop);
 
 /* ---- graph.c ---- */
 

@@ -293,6 +293,15 @@ static int setup(Timing *tg, const Launch *L, const Config *cfg, int64_t budget)
 	tprog_build(&tg->tp, L->img);
 	int n = ctas_per_sm(tg);
 	if (n < 0) return RF_EINPUT;
+	if (L->grid_ws && tg->ncta > (uint64_t)n * (uint64_t)tg->nsm) {
+		/* gpu.c checked the occupancy; a register-file model admitting fewer CTAs
+		   would leave part of a cooperative grid waiting for ever */
+		err_set("cooperative launch of %s: %llu blocks cannot all be resident at once under "
+		        "rf.model %s: %d per SM x %d SMs", L->kname, (unsigned long long)tg->ncta,
+		        rf_model_name[cfg->rf_model], n, tg->nsm);
+		gpu_set_fault(FAULT_COOP_TOO_LARGE);
+		return RF_EINPUT;
+	}
 	tg->ctas_per_sm = n;
 	size_t nw = (size_t)tg->nsm * (size_t)n * (size_t)tg->warps_per_cta;
 	tg->fw = xcalloc(nw, sizeof *tg->fw);
