@@ -59,6 +59,14 @@
 
 #define PITCHED_FIELDS(X) X(ptr) X(pitch) X(xsize) X(ysize)
 
+/* graphs: node parameters, update results, edges */
+#define KNODE_FIELDS(X) X(func) X(gridDim) X(blockDim) X(sharedMemBytes) X(kernelParams) \
+	X(extra)
+#define MEMSET_FIELDS(X) X(dst) X(pitch) X(value) X(elementSize) X(width) X(height)
+#define HOSTNODE_FIELDS(X) X(fn) X(userData)
+#define UPDATE_FIELDS(X) X(result) X(errorNode) X(errorFromNode)
+#define EDGE_FIELDS(X) X(from_port) X(to_port) X(type) X(reserved)
+
 #define SHOW(s, f) printf(#s "." #f " %zu %zu\n", offsetof(struct s, f), \
                           sizeof ((struct s *)0)->f);
 #define PROP(f) SHOW(cudaDeviceProp, f)
@@ -70,6 +78,11 @@
 #define ATTR(f) SHOWT(cudaLaunchAttribute, f)
 #define COPY3D(f) SHOW(cudaMemcpy3DParms, f)
 #define PITCHED(f) SHOW(cudaPitchedPtr, f)
+#define KNODE(f) SHOW(cudaKernelNodeParams, f)
+#define MEMSET(f) SHOW(cudaMemsetParams, f)
+#define HOSTNODE(f) SHOW(cudaHostNodeParams, f)
+#define UPDATE(f) SHOWT(cudaGraphExecUpdateResultInfo, f)
+#define EDGE(f) SHOWT(cudaGraphEdgeData, f)
 
 int main(void)
 {
@@ -81,6 +94,11 @@ int main(void)
 	ATTR_FIELDS(ATTR)
 	COPY3D_FIELDS(COPY3D)
 	PITCHED_FIELDS(PITCHED)
+	KNODE_FIELDS(KNODE)
+	MEMSET_FIELDS(MEMSET)
+	HOSTNODE_FIELDS(HOSTNODE)
+	UPDATE_FIELDS(UPDATE)
+	EDGE_FIELDS(EDGE)
 	printf("extent %zu pos %zu\n", sizeof(struct cudaExtent), sizeof(struct cudaPos));
 	printf("sizes %zu %zu %zu %zu %zu %zu %zu\n", sizeof(struct cudaDeviceProp),
 	       sizeof(struct cudaFuncAttributes), sizeof(struct cudaPointerAttributes),
