@@ -20,6 +20,13 @@
  * just returns cudaErrorInvalidConfiguration (or ...OutOfResources) and
  * records it for cudaGetLastError, which is how `<<<>>>` reports them.
  *
+ * A launch on a capturing stream becomes a kernel node instead (capture.c);
+ * a graph's kernel nodes run through launch_now, the part after the
+ * checks.  A cooperative launch (cudaLaunchCooperativeKernel, or
+ * cudaLaunchKernelEx's cooperative attribute) goes to the driver layer's
+ * cuLaunchCooperativeKernel: the whole grid resident, grid.sync()'s
+ * workspace provided (src/sim/gpu.c).
+ *
  * The configuration stack is per host thread, like NVIDIA's, so a kernel
  * launched inside another launch's argument list still pairs correctly.
  */

@@ -9,8 +9,9 @@
  * (register.c); kernels, device variables and launches looked up by the
  * host addresses nvcc registered (register.c, launch.c); memory (memory.c,
  * and pitched.c for 2D and 3D);
- * streams and events (stream.c); device queries (device.c); and the
- * statistics file and per-kernel summaries (stats.c).
+ * streams and events (stream.c); graphs (graph.c, graphexec.c) and stream
+ * capture (capture.c); device queries (device.c); and the statistics file
+ * and per-kernel summaries (stats.c).
  *
  * Every runtime call is synchronous: a kernel has finished, and its
  * results are in memory, when its launch returns.  That is a legal
