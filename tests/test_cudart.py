@@ -96,6 +96,7 @@ PROGRAMS = {
     "regpressure": ("regpressure.cu", ["-arch=sm_80", "-O2"]),  # 80 live values: spills
     # CUDA graphs: stream capture (fork/join), explicit graphs, exec updates, capture errors
     "graphs": ("graphs.cu", ["-arch=sm_80", "-O2"]),
+    "graphs_ptds": ("graphs.cu", ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
     # cooperative launches: grid.sync() in a loop, oversized grids, grid deadlock
     "coopgrid": ("coopgrid.cu", ["-arch=sm_80", "-O2"]),
 }

@@ -15,6 +15,8 @@
  *     synchronisation invalidate the capture, the legacy stream cannot be
  *     captured nor used beside a blocking capturing stream, a fork not
  *     joined, a captured event queried; relaxed mode permits cudaMalloc.
+ * Built also with --default-stream per-thread, where stream 0 is the
+ * thread's own stream: the legacy stream is named cudaStreamLegacy here.
  */
 #include <cmath>
 #include <cstring>
@@ -357,7 +359,7 @@ static void capture_errors()
 	CHECK(cudaMalloc(&v, N * sizeof(float)));
 	cudaGraph_t g = nullptr;
 
-	EXPECT(cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal) ==
+	EXPECT(cudaStreamBeginCapture(cudaStreamLegacy, cudaStreamCaptureModeGlobal) ==
 	       cudaErrorStreamCaptureUnsupported, "the legacy stream was captured");
 	EXPECT(cudaStreamEndCapture(s, &g) == cudaErrorIllegalState, "end without begin");
 	(void)cudaGetLastError();
@@ -383,7 +385,7 @@ static void capture_errors()
 
 	/* the legacy stream beside a blocking capturing stream */
 	CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
-	scale<<<G, T>>>(v, N, 2.0f);
+	scale<<<G, T, 0, cudaStreamLegacy>>>(v, N, 2.0f);
 	EXPECT(cudaGetLastError() == cudaErrorStreamCaptureImplicit, "legacy launch in capture");
 	EXPECT(cudaStreamEndCapture(s, &g) == cudaErrorStreamCaptureInvalidated, "not invalidated");
 	(void)cudaGetLastError();
