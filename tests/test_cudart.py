@@ -12,7 +12,11 @@ and 3D memory, constant tables and symbols with offsets, templated and
 many-parameter kernels, pinned memory and copies overlapped on streams,
 device queries and occupancy, two translation units and cudaDeviceReset,
 every common launch and copy mistake (errpaths.cu) and device faults
-(faults.cu: out of bounds, assert, endless kernels).
+(faults.cu: out of bounds, assert, endless kernels).  CUDA graphs
+(graphs.cu: stream capture with fork and join, explicit graphs, updates,
+what capture forbids) and cooperative launches (coopgrid.cu: grid.sync()
+in a loop under both cores and every register-file model, oversized grids,
+a grid deadlock) have programs of their own.
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
