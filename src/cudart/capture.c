@@ -273,8 +273,17 @@ cudaError_t capture_wait(cudaStream_t s, cudaEvent_t ev)
 	return cudaSuccess;
 }
 
+static void end_capture(Capture *c)
+{
+	cudaGraph_t g = c->graph;
+	leave(c);
+	cudaGraphDestroy(g);
+}
+
 void capture_forget(const void *stream_or_event)
 {
+	for (size_t i = ncaps; i-- > 0;)  /* its origin destroyed: the capture cannot end */
+		if (caps[i]->origin == stream_or_event) end_capture(caps[i]);
 	for (size_t i = nmembers; i-- > 0;)
 		if (members[i].handle == stream_or_event) drop(members, &nmembers, i);
 	for (size_t i = ntags; i-- > 0;)
@@ -283,11 +292,7 @@ void capture_forget(const void *stream_or_event)
 
 void capture_reset(void)
 {
-	while (ncaps) {
-		cudaGraph_t g = caps[ncaps - 1]->graph;
-		leave(caps[ncaps - 1]);
-		cudaGraphDestroy(g);
-	}
+	while (ncaps) end_capture(caps[ncaps - 1]);
 }
 
 /* ---- the API --------------------------------------------------------------------------- */
