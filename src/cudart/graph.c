@@ -486,12 +486,14 @@ Graph *graph_clone(const Graph *g, int keep_orig)
 {
 	Graph *c = graph_new();
 	for (size_t i = 0; i < g->n; i++) {
-		const Node *from = g->nodes[i];
 		Node *n = node_append(c, cudaGraphNodeTypeEmpty);
-		graph_copy_params(n, from);
-		for (size_t d = 0; d < from->ndeps; d++) add_dep(n, c->nodes[from->deps[d]->seq]);
-		if (keep_orig) n->orig = n->upd = (Node *)from;
+		graph_copy_params(n, g->nodes[i]);
+		if (keep_orig) n->orig = n->upd = g->nodes[i];
 	}
+	/* then the edges: cudaGraphAddDependencies may make a node depend on a later one */
+	for (size_t i = 0; i < g->n; i++)
+		for (size_t d = 0; d < g->nodes[i]->ndeps; d++)
+			add_dep(c->nodes[i], c->nodes[g->nodes[i]->deps[d]->seq]);
 	return c;
 }
 
