@@ -341,6 +341,20 @@ typedef struct cudaGraphEdgeData_st {   /* only all-zero (full dependency) edges
 #define cudaEventRecordExternal    0x01
 #define cudaEventWaitExternal      0x01
 
+typedef enum cudaGraphInstantiateResult {
+	cudaGraphInstantiateSuccess = 0, cudaGraphInstantiateError = 1,
+	cudaGraphInstantiateInvalidStructure = 2, cudaGraphInstantiateNodeOperationNotSupported = 3,
+	cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+	cudaGraphInstantiateConditionalHandleUnused = 5
+} cudaGraphInstantiateResult;
+
+typedef struct cudaGraphInstantiateParams_st {
+	unsigned long long flags;
+	cudaStream_t uploadStream;      /* with cudaGraphInstantiateFlagUpload */
+	cudaGraphNode_t errNode_out;
+	cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
+
 struct cudaKernelNodeParams {
 	void *func;                     /* the kernel's host stub (or cudaKernel_t) */
 	dim3 gridDim, blockDim;
@@ -581,6 +595,8 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                  unsigned long long flags);
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams *instantiateParams);
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                           unsigned long long flags);
 cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);

@@ -120,6 +120,22 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph
 	return cudaGraphInstantiate(pGraphExec, graph, flags);
 }
 
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams *instantiateParams)
+{
+	cudaGraphInstantiateParams *p = instantiateParams;
+	if (!p) return rt_err(cudaErrorInvalidValue);
+	p->errNode_out = NULL;
+	if ((p->flags & cudaGraphInstantiateFlagUpload) && !stream_valid(p->uploadStream))
+		return rt_err(cudaErrorInvalidResourceHandle);
+	cudaError_t e = cudaGraphInstantiate(pGraphExec, graph, p->flags);
+	p->result_out = !e ? cudaGraphInstantiateSuccess
+	                : e == cudaErrorNotSupported ? cudaGraphInstantiateNodeOperationNotSupported
+	                : graph_ok(graph) && pGraphExec ? cudaGraphInstantiateInvalidStructure
+	                : cudaGraphInstantiateError;
+	return e;
+}
+
 cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)
 {
 	if (!exec_ok(graphExec) || !flags) return rt_err(cudaErrorInvalidValue);

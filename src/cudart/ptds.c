@@ -270,3 +270,9 @@ cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim
 {
 	return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, PTDS(stream));
 }
+
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams);
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams)
+{
+	return cudaGraphInstantiateWithParams(pGraphExec, graph, instantiateParams);
+}

@@ -327,7 +327,11 @@ static void exec_update()
 	CHECK(cudaGetLastError());
 	cudaGraph_t g2 = capture_scale(s, v, 2.0f, 1);
 	cudaGraphExec_t exec;
-	CHECK(cudaGraphInstantiate(&exec, g2, 0));
+	cudaGraphInstantiateParams ip = {};
+	ip.flags = cudaGraphInstantiateFlagUpload, ip.uploadStream = s;
+	CHECK(cudaGraphInstantiateWithParams(&exec, g2, &ip));
+	EXPECT(ip.result_out == cudaGraphInstantiateSuccess, "instantiate result %d",
+	       (int)ip.result_out);
 	cudaGraph_t g3 = capture_scale(s, v, 3.0f, 1);
 	cudaGraphExecUpdateResultInfo info;
 	CHECK(cudaGraphExecUpdate(exec, g3, &info));

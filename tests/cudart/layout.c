@@ -66,6 +66,7 @@
 #define HOSTNODE_FIELDS(X) X(fn) X(userData)
 #define UPDATE_FIELDS(X) X(result) X(errorNode) X(errorFromNode)
 #define EDGE_FIELDS(X) X(from_port) X(to_port) X(type) X(reserved)
+#define INST_FIELDS(X) X(flags) X(uploadStream) X(errNode_out) X(result_out)
 
 #define SHOW(s, f) printf(#s "." #f " %zu %zu\n", offsetof(struct s, f), \
                           sizeof ((struct s *)0)->f);
@@ -83,6 +84,7 @@
 #define HOSTNODE(f) SHOW(cudaHostNodeParams, f)
 #define UPDATE(f) SHOWT(cudaGraphExecUpdateResultInfo, f)
 #define EDGE(f) SHOWT(cudaGraphEdgeData, f)
+#define INST(f) SHOWT(cudaGraphInstantiateParams, f)
 
 int main(void)
 {
@@ -99,6 +101,7 @@ int main(void)
 	HOSTNODE_FIELDS(HOSTNODE)
 	UPDATE_FIELDS(UPDATE)
 	EDGE_FIELDS(EDGE)
+	INST_FIELDS(INST)
 	printf("extent %zu pos %zu\n", sizeof(struct cudaExtent), sizeof(struct cudaPos));
 	printf("sizes %zu %zu %zu %zu %zu %zu %zu\n", sizeof(struct cudaDeviceProp),
 	       sizeof(struct cudaFuncAttributes), sizeof(struct cudaPointerAttributes),
