@@ -10,7 +10,11 @@
  * register sharing's extra CTAs).  At launch CTAs are handed out one per
  * SM in turn until the SMs are full (CTA 0 to SM 0, 1 to SM 1, ... as in
  * GPGPU-Sim); afterwards a CTA that finishes in cycle t frees its slot,
- * which the next CTA of the grid takes, its warps issuing from t + 1.
+ * which the next CTA of the grid takes, its warps issuing from t + 1.  A
+ * cooperative launch (Launch.grid_ws set) must fit whole at launch, its
+ * blocks waiting for each other at grid.sync(); gpu.c checked the
+ * occupancy, and a register-file model that admits fewer CTAs refuses it
+ * here.
  *
  * Time.  Each loop iteration is one cycle: the DRAM channels step if they
  * have work, then each SM whose `next` cycle has come runs its cycle

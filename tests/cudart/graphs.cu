@@ -207,7 +207,9 @@ static void explicit_jacobi()
 	cudaGraph_t g;
 	CHECK(cudaGraphCreate(&g, 0));
 	cudaGraphNode_t zero, k1, k2, k3, d2h, host, empty, child;
-	/* the copy-out and the host node first: creation order is not launch order */
+	/* the copy-out and the host node first: creation order is not launch order
+	   (pins a bug: instantiating cloned the edges in creation order and read
+	   past the clone's nodes when a node depended on a later one) */
 	CHECK(cudaGraphAddMemcpyNode1D(&d2h, g, nullptr, 0, hdiff, diff, N * sizeof(float),
 	                               cudaMemcpyDeviceToHost));
 	Sum sum = {hdiff, N, 0.0};
