@@ -23,7 +23,8 @@ Every built-in workload is built the same way from its unchanged sources
 
 Tests that need nvcc skip without it (CI has no toolkit); those that need
 only a C compiler -- the exported symbol list, the hand-built fatbins of
-fatbin_hand.c -- always run.  The library is the one beside $RFSIM
+fatbin_hand.c, graphs, capture and grid.sync() from C in graph_hand.c --
+always run.  The library is the one beside $RFSIM
 (build/ by default; build-san/ under `make san`, which is run with the
 sanitizer runtime preloaded).
 """
@@ -100,7 +101,8 @@ PROGRAMS = {
     "regpressure": ("regpressure.cu", ["-arch=sm_80", "-O2"]),  # 80 live values: spills
     # CUDA graphs: stream capture (fork/join), explicit graphs, exec updates, capture errors
     "graphs": ("graphs.cu", ["-arch=sm_80", "-O2"]),
-    "graphs_ptds": ("graphs.cu", ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
+    "graphs_ptds": ("graphs.cu",
+                    ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
     # cooperative launches: grid.sync() in a loop, oversized grids, grid deadlock
     "coopgrid": ("coopgrid.cu", ["-arch=sm_80", "-O2"]),
 }
@@ -223,6 +225,25 @@ def test_hand_built_fatbins_plain_zstd_lz4(tmp_path):
     assert p.stderr.count("saxpy<<<(4,1,1),(128,1,1)>>>") == 5
     assert "no PTX, only machine code for sm_90" in p.stderr
     assert "-gencode arch=compute_90,code=compute_90" in p.stderr
+
+
+def test_hand_built_graphs_capture_and_cooperative_launch(tmp_path):
+    """Graphs, stream capture and grid.sync() without the CUDA toolkit: C
+    host code (graph_hand.c) on the saxpy workload's PTX and nvcc's
+    grid.sync() from the PTX corpus, in hand-built fatbins."""
+    exe = tmp_path / "graph_hand"
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-I", str(ROOT / "src" / "cudart"),
+                    str(SRC / "graph_hand.c"), "-L", str(BUILD), "-l:libcudart.so.13",
+                    "-lzstd", "-llz4", "-o", str(exe)], check=True)
+    for mode in ("timing", "functional"):
+        p = passed(run(exe, ROOT / "workloads" / "saxpy" / "saxpy.ptx",
+                       ROOT / "tests" / "ptx" / "gridsync.sm80.ptx",
+                       RFSIM_SET=f"sim.mode={mode}"))
+        assert p.stderr.count("saxpy<<<(4,1,1),(256,1,1)>>>") == 5, p.stderr
+        assert "cudaMemcpy: not permitted while a stream captures in global mode" in p.stderr
+        # a C program has no C++ demangler to lend: the PTX name
+        assert "_Z7gridsumPjS_S_ii<<<(30,1,1),(64,1,1)>>>" in p.stderr, p.stderr
+        assert "cannot all be resident at once" in p.stderr
 
 
 def test_ptx_managed_variable_parses(tmp_path):
