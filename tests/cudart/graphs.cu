@@ -10,7 +10,8 @@
  *     kernel node's arguments changed in the executable graph
  *     (cudaGraphExecKernelNodeSetParams);
  *  3. cudaGraphExecUpdate from a re-captured graph of the same topology
- *     (jacobiCudaGraphs' way), and its refusal of another topology;
+ *     (jacobiCudaGraphs' way), and its refusal of another topology; that
+ *     executable graph launched inside another capture (a child graph);
  *  4. the calls that capture forbids: a synchronous copy and a stream
  *     synchronisation invalidate the capture, the legacy stream cannot be
  *     captured nor used beside a blocking capturing stream, a fork not
@@ -351,6 +352,36 @@ static void exec_update()
 	CHECK(cudaGraphLaunch(exec, s));                   /* still the scale by 3 */
 	CHECK(cudaMemcpy(h, v, sizeof h, cudaMemcpyDeviceToHost));
 	EXPECT(h[10] == 9.0f * 11.0f, "after a refused update v[10] = %g", h[10]);
+
+	/* an executable graph launched while capturing: a child-graph node; a 2D
+	   copy captured beside it */
+	float *w;
+	size_t pitch;
+	CHECK(cudaMallocPitch((void **)&w, &pitch, 16 * sizeof(float), 4));
+	cudaGraph_t outer;
+	CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+	CHECK(cudaGraphLaunch(exec, s));
+	CHECK(cudaMemcpy2DAsync(w, pitch, v, 16 * sizeof(float), 16 * sizeof(float), 4,
+	                        cudaMemcpyDeviceToDevice, s));
+	CHECK(cudaStreamEndCapture(s, &outer));
+	cudaGraphNode_t on[2];
+	size_t non = 2;
+	CHECK(cudaGraphGetNodes(outer, on, &non));
+	cudaGraphNodeType t0, t1;
+	CHECK(cudaGraphNodeGetType(on[0], &t0));
+	CHECK(cudaGraphNodeGetType(on[1], &t1));
+	EXPECT(non == 2 && t0 == cudaGraphNodeTypeGraph && t1 == cudaGraphNodeTypeMemcpy,
+	       "captured graph launch and 2D copy: %zu nodes, types %d %d", non, (int)t0, (int)t1);
+	cudaGraphExec_t xo;
+	CHECK(cudaGraphInstantiate(&xo, outer, 0));
+	CHECK(cudaGraphLaunch(xo, s));
+	float row[16];
+	CHECK(cudaMemcpy(row, (char *)w + 3 * pitch, sizeof row, cudaMemcpyDeviceToHost));
+	for (int i = 0; i < 16; i++)
+		EXPECT(row[i] == 27.0f * (1.0f + 48 + i), "row 3 of the 2D copy [%d] = %g", i, row[i]);
+	CHECK(cudaGraphExecDestroy(xo));
+	CHECK(cudaGraphDestroy(outer));
+	CHECK(cudaFree(w));
 	CHECK(cudaGraphExecDestroy(exec));
 	CHECK(cudaGraphDestroy(g2));
 	CHECK(cudaGraphDestroy(g3));
