@@ -103,7 +103,7 @@ static void drop(Member *list, size_t *n, size_t i)
 	list[i] = list[--*n];
 }
 
-/* a stream leaves its capture; a capture with no members left ends */
+/* end capture c: its streams and events leave it (its graph is the caller's) */
 static void leave(Capture *c)
 {
 	for (size_t i = nmembers; i-- > 0;)
