@@ -382,6 +382,35 @@ cudaError_t cudaGraphAddExternalSemaphoresWaitNode(void)
 	return refuse("cudaGraphAddExternalSemaphoresWaitNode", "external semaphores");
 }
 
+/* the generic node API (cudaGraphNodeParams, the only way to make a
+ * conditional node): its type says which feature is refused; the typed
+ * cudaGraphAdd*Node calls make every node rfsim runs */
+struct cudaGraphNodeParams { enum cudaGraphNodeType type; };   /* its first field */
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                             const cudaGraphNode_t *pDependencies,
+                             const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams *nodeParams);
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                             const cudaGraphNode_t *pDependencies,
+                             const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams *nodeParams)
+{
+	if (!nodeParams) return rt_err(cudaErrorInvalidValue);
+	switch (nodeParams->type) {
+	case cudaGraphNodeTypeConditional:
+		return refuse("cudaGraphAddNode", "conditional graph nodes");
+	case cudaGraphNodeTypeMemAlloc: case cudaGraphNodeTypeMemFree:
+		return refuse("cudaGraphAddNode", "graph memory allocation and free nodes");
+	case cudaGraphNodeTypeExtSemaphoreSignal: case cudaGraphNodeTypeExtSemaphoreWait:
+		return refuse("cudaGraphAddNode", "external semaphores");
+	default:
+		rt_say("cudaGraphAddNode: the generic node parameters are not supported by rfsim; "
+		       "make the node with cudaGraphAdd<Type>Node");
+		return rt_err(cudaErrorNotSupported);
+	}
+}
+
 /* ---- a picture ---------------------------------------------------------------------------- */
 
 static const char *type_name(enum cudaGraphNodeType t)

@@ -463,6 +463,11 @@ static void capture_errors()
 	EXPECT(cudaGraphAddMemAllocNode(&node, eg, nullptr, 0, &mp) == cudaErrorNotSupported,
 	       "memory allocation nodes");
 	(void)cudaGetLastError();
+	cudaGraphNodeParams cond = {};
+	cond.type = cudaGraphNodeTypeConditional;
+	EXPECT(cudaGraphAddNode(&node, eg, nullptr, nullptr, 0, &cond) == cudaErrorNotSupported,
+	       "conditional nodes");
+	(void)cudaGetLastError();
 	CHECK(cudaGraphDestroy(eg));
 
 	/* after all that, ordinary work still runs */
