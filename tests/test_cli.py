@@ -625,3 +625,44 @@ def test_directory_and_kernelless_ptx(tmp_path):
     p = rfsim("analyze", put(tmp_path, "k.ptx", NOOP), "--json",
               tmp_path / "nodir" / "a.json")
     assert p.returncode == 2 and "No such file or directory" in p.stderr, p.stderr
+
+
+GRIDSYNC = ROOT / "tests" / "ptx" / "gridsync.sm80.ptx"   # nvcc's grid.sync() (gridsync.cu)
+
+
+def gridsum_reference(n, rounds):
+    data, sums = list(range(n)), []
+    for r in range(rounds):
+        carry = sums[-1] % 7 if r else 0
+        data = [(x * 3 + r + carry) & 0xffffffff for x in data]
+        sums.append(sum(data) & 0xffffffff)
+    return data, sums
+
+
+@pytest.mark.parametrize("mode", [[], ["--functional"]])
+def test_run_cooperative_grid_sync(tmp_path, mode):
+    """`run --cooperative` launches as cudaLaunchCooperativeKernel does:
+    nvcc's grid.sync() finds its workspace in %envreg1:2, every block of the
+    grid is resident (the functional core interleaves them), and rounds that
+    need the previous round's grid-wide total come out right.  Without
+    --cooperative grid.sync() traps; a grid larger than the occupancy allows
+    is refused; a grid whose block 0 never arrives is reported as a livelock
+    in both cores, not run for ever."""
+    n, rounds, blocks = 3000, 5, 16                 # fermi-gtx480: 15 SMs x 8 blocks
+    argv = ["run", GRIDSYNC, "-k", "_Z7gridsumPjS_S_ii", "-b", 64,
+            "-a", f"buf:u32:{n}:iota", "-a", f"buf:u32:{blocks}:zero",
+            "-a", f"buf:u32:{rounds}:zero", "-a", f"s32:{n}", "-a", f"s32:{rounds}",
+            "--dump", tmp_path, *mode]
+    ok(rfsim(*argv, "-g", blocks, "--cooperative"))
+    data, sums = gridsum_reference(n, rounds)
+    assert struct.unpack(f"{rounds}I", (tmp_path / "arg2.bin").read_bytes()) == tuple(sums)
+    assert struct.unpack(f"{n}I", (tmp_path / "arg0.bin").read_bytes()) == tuple(data)
+    p = rfsim(*argv, "-g", blocks)
+    assert p.returncode == 1 and "trap instruction executed" in p.stderr, p.stderr
+    p = rfsim(*argv, "-g", 121, "--cooperative")
+    assert p.returncode == 2 and ("121 blocks cannot all be resident at once: 8 blocks of 64 "
+                                  "threads per SM (limited by ctas) x 15 SMs = 120") in p.stderr
+    p = rfsim("run", GRIDSYNC, "-k", "_Z9gridstuckPi", "-g", 4, "-b", 32, "-a",
+              "buf:s32:4:zero", "--cooperative", "-s", "sim.hang_cycles=20000", *mode)
+    assert p.returncode == 1 and "kernel livelock: in kernel _Z9gridstuckPi" in p.stderr, \
+        p.stderr

@@ -12,14 +12,19 @@ and 3D memory, constant tables and symbols with offsets, templated and
 many-parameter kernels, pinned memory and copies overlapped on streams,
 device queries and occupancy, two translation units and cudaDeviceReset,
 every common launch and copy mistake (errpaths.cu) and device faults
-(faults.cu: out of bounds, assert, endless kernels).
+(faults.cu: out of bounds, assert, endless kernels).  CUDA graphs
+(graphs.cu: stream capture with fork and join, explicit graphs, updates,
+what capture forbids) and cooperative launches (coopgrid.cu: grid.sync()
+in a loop under both cores and every register-file model, oversized grids,
+a grid deadlock) have programs of their own.
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
 
 Tests that need nvcc skip without it (CI has no toolkit); those that need
 only a C compiler -- the exported symbol list, the hand-built fatbins of
-fatbin_hand.c -- always run.  The library is the one beside $RFSIM
+fatbin_hand.c, graphs, capture and grid.sync() from C in graph_hand.c --
+always run.  The library is the one beside $RFSIM
 (build/ by default; build-san/ under `make san`, which is run with the
 sanitizer runtime preloaded).
 """
@@ -96,6 +101,12 @@ PROGRAMS = {
     "regpressure": ("regpressure.cu", ["-arch=sm_80", "-O2"]),  # 80 live values: spills
     # CUDA arrays, texture and surface objects: tex, tld4, suld, sust
     "textures": ("textures.cu", ["-arch=sm_80", "-O2", "-Wno-deprecated-declarations"]),
+    # CUDA graphs: stream capture (fork/join), explicit graphs, exec updates, capture errors
+    "graphs": ("graphs.cu", ["-arch=sm_80", "-O2"]),
+    "graphs_ptds": ("graphs.cu",
+                    ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
+    # cooperative launches: grid.sync() in a loop, oversized grids, grid deadlock
+    "coopgrid": ("coopgrid.cu", ["-arch=sm_80", "-O2"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order
@@ -218,6 +229,26 @@ def test_hand_built_fatbins_plain_zstd_lz4(tmp_path):
     assert "-gencode arch=compute_90,code=compute_90" in p.stderr
 
 
+def test_hand_built_graphs_capture_and_cooperative_launch(tmp_path):
+    """Graphs, stream capture and grid.sync() without the CUDA toolkit: C
+    host code (graph_hand.c) on the saxpy workload's PTX and nvcc's
+    grid.sync() from the PTX corpus, in hand-built fatbins."""
+    exe = tmp_path / "graph_hand"
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-I", str(ROOT / "src" / "cudart"),
+                    str(SRC / "graph_hand.c"), "-L", str(BUILD), "-l:libcudart.so.13",
+                    "-lzstd", "-llz4", "-o", str(exe)], check=True)
+    for mode in ("timing", "functional"):
+        p = passed(run(exe, ROOT / "workloads" / "saxpy" / "saxpy.ptx",
+                       ROOT / "tests" / "ptx" / "gridsync.sm80.ptx",
+                       RFSIM_SET=f"sim.mode={mode}"))
+        assert p.stderr.count("saxpy<<<(4,1,1),(256,1,1)>>>") == 5, p.stderr
+        assert "cudaMemcpy: not permitted while a stream captures in global mode" in p.stderr
+        # the PTX name where the process has no C++ demangler to lend (a C
+        # program; under AddressSanitizer its runtime lends one)
+        assert re.search(r"(gridsum|_Z7gridsumPjS_S_ii)<<<\(30,1,1\),\(64,1,1\)>>>", p.stderr)
+        assert "cannot all be resident at once" in p.stderr
+
+
 def test_ptx_managed_variable_parses(tmp_path):
     """Pins: nvcc declares a __managed__ variable `.attribute(.managed)`,
     which the PTX parser once refused, so no program using one loaded."""
@@ -302,7 +333,7 @@ def test_machine_code_only_says_how_to_rebuild(built):
 @needs_nvcc
 def test_unsupported_call_names_itself(built):
     p = passed(run(built["errors"]))
-    assert "rfsim: cudaGraphCreate is not supported" in p.stderr
+    assert "rfsim: cudaDeviceEnablePeerAccess is not supported" in p.stderr
     assert "in kernel _Z8write_atPix, block (0,0,0), thread (0,0,0)" in p.stderr
 
 
@@ -316,6 +347,43 @@ def test_per_thread_default_stream_entry_points(built):
     assert "__cudaLaunchKernel_ptsz" in syms and "cudaMemcpyAsync_ptsz" in syms, syms
     p = passed(run(built["streams_ptds"]))
     assert "not supported" not in p.stderr, p.stderr
+
+
+@needs_nvcc
+def test_graph_kernels_are_launches_in_the_statistics(built, tmp_path):
+    """A graph's kernel nodes run through the launch path: each launch of
+    the instantiated Jacobi graph (10, then 1 after SetParams) adds its two
+    sweeps to the per-kernel lines and to RFSIM_STATS, in graph order."""
+    stats = tmp_path / "run.json"
+    p = passed(run(built["graphs"], RFSIM_STATS=stats))
+    assert len(re.findall(r"^rfsim: jacobi<<<", p.stderr, re.M)) == 22, p.stderr
+    names = [k["name"] for k in json.loads(stats.read_text())["kernels"]]
+    sweep = ["_Z6jacobiPKfPfS0_if"] * 2 + ["_Z8residualPKfS0_Pfi", "_Z4bumpPi"]
+    first = names.index(sweep[0])
+    assert names[first:first + 40] == sweep * 10, names
+    refused = ("cudaGraphAddMemAllocNode: graph memory allocation nodes are not supported",
+               "cudaGraphAddNode: conditional graph nodes are not supported")
+    assert all(r in p.stderr for r in refused), p.stderr
+    rest = p.stderr
+    for r in refused:
+        rest = rest.replace(r, "")
+    assert "not supported" not in rest, rest
+
+
+@needs_nvcc
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+def test_cooperative_grid_sync_in_both_cores(built, mode):
+    """grid.sync() needs every block of the grid resident: the timing core
+    holds them all, the functional core runs them interleaved.  The oversized
+    grid is refused with the occupancy arithmetic; a genuine grid deadlock
+    (block 0 never arrives) is still reported, as a livelock of the spinning
+    warps; grid.sync() outside a cooperative launch traps."""
+    p = passed(run(built["coopgrid"], RFSIM_SET=f"sim.mode={mode}"))
+    assert re.search(r"cooperative launch of \S*multiphase\S*: 91 blocks cannot all be "
+                     r"resident at once: 6 blocks of 128 threads per SM", p.stderr), p.stderr
+    assert "kernel livelock: in kernel _Z5stuckPi" in p.stderr
+    assert "trap instruction executed" in p.stderr
+    assert len(re.findall(r"^rfsim: multiphase<<<\((45|15|90),1,1\)", p.stderr, re.M)) == 3
 
 
 @needs_nvcc
@@ -529,7 +597,8 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 
 @needs_nvcc
-@pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures"])
+@pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures",
+                                  "coopgrid"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:

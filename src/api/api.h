@@ -37,6 +37,12 @@ int64_t api_default_shared(const Config *c);
  * (libcudart names what it pulls out of a program "PROG.compute_XX.ptx") */
 CUresult api_module_load(CUmodule *module, const char *ptx, const char *name);
 
+/* the kernel's parameter list as its PTX declares it (offsets and sizes
+ * in the parameter buffer): how libcudart copies a graph kernel node's
+ * arguments when the node is made.  CUDA_ERROR_INVALID_HANDLE for a
+ * function of no loaded module. */
+CUresult api_func_params(CUfunction f, KernelAttr *attr);
+
 /* every kernel launched through the driver API since the last clear, in
  * launch order, across contexts */
 const KernelStats *api_kernel_log(int *n);

@@ -234,6 +234,15 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f,
                                 unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream,
                                 void **kernelParams, void **extra);
+/* the whole grid resident at once, with grid.sync()'s workspace;
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE if it cannot be */
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f,
+                                           unsigned int gridDimX, unsigned int gridDimY,
+                                           unsigned int gridDimZ,
+                                           unsigned int blockDimX, unsigned int blockDimY,
+                                           unsigned int blockDimZ,
+                                           unsigned int sharedMemBytes, CUstream hStream,
+                                           void **kernelParams);
 
 #ifdef __cplusplus
 }

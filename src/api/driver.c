@@ -182,6 +182,7 @@ static long long dev_attr(CUdevice_attribute a, const Config *c, int *ok)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return 0;
 	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
 	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 0;
+	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: return 1;   /* cuLaunchCooperativeKernel */
 	case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
 	case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
 	case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 512;
@@ -471,6 +472,14 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction f)
 	return CUDA_SUCCESS;
 }
 
+CUresult api_func_params(CUfunction f, KernelAttr *attr)
+{
+	NEED_CTX();
+	if (!f || !find_mod(f->mod)) return CUDA_ERROR_INVALID_HANDLE;
+	prog_kernel_attr(f->mod->p, f->k, attr);
+	return CUDA_SUCCESS;
+}
+
 /* lay the arguments out in the kernel's parameter buffer */
 static CUresult pack_params(const KernelAttr *a, void **kp, void **extra, uint8_t *buf)
 {
@@ -494,9 +503,9 @@ static CUresult pack_params(const KernelAttr *a, void **kp, void **extra, uint8_
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
-                        unsigned int bx, unsigned int by, unsigned int bz,
-                        unsigned int shmem, CUstream stream, void **kernelParams, void **extra)
+static CUresult launch(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                       unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
+                       CUstream stream, void **kernelParams, void **extra, int coop)
 {
 	NEED_CTX();
 	if (!f || !find_mod(f->mod)) return CUDA_ERROR_INVALID_HANDLE;
@@ -511,8 +520,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 		return r;
 	}
 	Gpu *g = g_cur->g;
-	int rc = gpu_launch(g, f->mod->p, f->k, (Dim3){gx, gy, gz}, (Dim3){bx, by, bz}, shmem,
-	                    buf, a.param_bytes);
+	int rc = (coop ? gpu_launch_coop : gpu_launch)(g, f->mod->p, f->k, (Dim3){gx, gy, gz},
+	                                                (Dim3){bx, by, bz}, shmem, buf, a.param_bytes);
 	free(buf);
 	int n;
 	const KernelStats *ks = gpu_kernel_stats(g, &n);
@@ -525,7 +534,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	err_clear();                /* said; callers need not say it again */
 	if (rc == RF_EINPUT)        /* refused before it ran: not sticky */
 		return gpu_last_fault() == FAULT_NO_RESOURCES ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-		                                              : CUDA_ERROR_INVALID_VALUE;
+		       : gpu_last_fault() == FAULT_COOP_TOO_LARGE ? CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+		       : CUDA_ERROR_INVALID_VALUE;
 	switch (gpu_last_fault()) {
 	case FAULT_MISALIGNED: r = CUDA_ERROR_MISALIGNED_ADDRESS; break;
 	case FAULT_ADDRESS: r = CUDA_ERROR_ILLEGAL_ADDRESS; break;
@@ -538,4 +548,19 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	}
 	g_cur->sticky = r;
 	return r;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz,
+                        unsigned int shmem, CUstream stream, void **kernelParams, void **extra)
+{
+	return launch(f, gx, gy, gz, bx, by, bz, shmem, stream, kernelParams, extra, 0);
+}
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigned int gy,
+                                   unsigned int gz, unsigned int bx, unsigned int by,
+                                   unsigned int bz, unsigned int shmem, CUstream stream,
+                                   void **kernelParams)
+{
+	return launch(f, gx, gy, gz, bx, by, bz, shmem, stream, kernelParams, NULL, 1);
 }

@@ -29,7 +29,7 @@ typedef struct Opt {
 } Opt;
 
 enum { O_CONFIG, O_SET, O_STATS, O_SIZE, O_FUNCTIONAL, O_KERNEL, O_GRID, O_BLOCK,
-       O_ARG, O_DUMP, O_SHARED, O_MODELS, O_JOBS, O_CSV, O_MAXCYC, O_HELP, NOPT };
+       O_ARG, O_DUMP, O_SHARED, O_COOP, O_MODELS, O_JOBS, O_CSV, O_MAXCYC, O_HELP, NOPT };
 
 static const Opt opts[NOPT] = {
 	[O_CONFIG] = {"-c", "--config", "NAME|FILE", FOR_WL | FOR_PTX | FOR_CMP | FOR_CFG,
@@ -52,6 +52,8 @@ static const Opt opts[NOPT] = {
 	[O_DUMP] = {NULL, "--dump", "DIR", FOR_PTX,
 	            "afterwards write buffer argument N to DIR/argN.bin"},
 	[O_SHARED] = {NULL, "--shared", "BYTES", FOR_PTX, "dynamic shared memory per block"},
+	[O_COOP] = {NULL, "--cooperative", NULL, FOR_PTX,
+	            "cooperative launch: the whole grid resident, grid.sync() works"},
 	[O_MODELS] = {NULL, "--models", "A,B,...", FOR_CMP,
 	              "register-file models to compare [all of them]"},
 	[O_JOBS] = {"-j", "--jobs", "N", FOR_CMP, "runs at once [processors online]"},
@@ -157,6 +159,7 @@ int args_parse(int argc, char **argv, Opts *o)
 		case O_ARG: push(&o->args, &o->nargs, v); break;
 		case O_DUMP: o->dump = v; break;
 		case O_SHARED: o->shared = v; break;
+		case O_COOP: o->cooperative = 1; break;
 		case O_MODELS: o->models = v; break;
 		case O_JOBS: {
 			uint64_t n;

@@ -46,6 +46,7 @@ typedef struct Opts {
 	int nargs;
 	const char *dump;        /* --dump DIR (PTX) */
 	const char *shared;      /* --shared BYTES (PTX) */
+	int cooperative;         /* --cooperative (PTX): cudaLaunchCooperativeKernel's launch */
 	const char *models;      /* --models a,b,... (compare) */
 	int jobs;                /* -j N (compare), 0 = processors online */
 	const char *csv;         /* --csv FILE (compare) */

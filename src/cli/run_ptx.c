@@ -66,7 +66,8 @@ static int run_kernel(const Opts *o, const Config *cfg, Gpu *g, Program *p, cons
 	uint8_t *params = xcalloc(ka.param_bytes ? ka.param_bytes : 1, 1);
 	rc = kargs_build(g, o, &ka, kname, (uint64_t)cfg->seed, args, params);
 	if (!rc) {
-		rc = gpu_launch(g, p, k, grid, block, shared, params, ka.param_bytes);
+		rc = (o->cooperative ? gpu_launch_coop : gpu_launch)(g, p, k, grid, block, shared,
+		                                                     params, ka.param_bytes);
 		if (rc) fprintf(stderr, "%s%s\n", rc == RF_EINPUT ? "rfsim: " : "", err_msg());
 	}
 	if (!rc && o->dump) rc = kargs_dump(g, o->dump, args, ka.nparam);

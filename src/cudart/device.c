@@ -154,6 +154,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 	prop->unifiedAddressing = attr(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING);
 	prop->managedMemory = attr(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY);
 	prop->concurrentKernels = attr(CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS);
+	prop->cooperativeLaunch = attr(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
 	prop->globalL1CacheSupported = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED);
 	prop->localL1CacheSupported = attr(CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED);
 	prop->computePreemptionSupported = 0;
@@ -172,6 +173,8 @@ cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 
 cudaError_t cudaDeviceSynchronize(void)
 {
+	cudaError_t e = capture_unsafe("cudaDeviceSynchronize");
+	if (e) return e;
 	READY();                     /* every call already ran to completion */
 	return cudaSuccess;
 }

@@ -20,6 +20,13 @@
  * just returns cudaErrorInvalidConfiguration (or ...OutOfResources) and
  * records it for cudaGetLastError, which is how `<<<>>>` reports them.
  *
+ * A launch on a capturing stream becomes a kernel node instead (capture.c);
+ * a graph's kernel nodes run through launch_now, the part after the
+ * checks.  A cooperative launch (cudaLaunchCooperativeKernel, or
+ * cudaLaunchKernelEx's cooperative attribute) goes to the driver layer's
+ * cuLaunchCooperativeKernel: the whole grid resident, grid.sync()'s
+ * workspace provided (src/sim/gpu.c).
+ *
  * The configuration stack is per host thread, like NVIDIA's, so a kernel
  * launched inside another launch's argument list still pairs correctly.
  */
@@ -112,52 +119,86 @@ static cudaError_t shared_fits(const RtFunc *fn, size_t shmem)
 	return cudaErrorInvalidValue;
 }
 
-cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
-                       cudaStream_t stream)
+/* whether fn can be launched at all: its module loaded */
+static cudaError_t launchable(const RtFunc *fn)
 {
 	cudaError_t e = rt_ready();
-	if (e) return rt_err(e);
-	if (!fn) return rt_err(cudaErrorInvalidDeviceFunction);
-	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	if (e) return e;
+	if (!fn) return cudaErrorInvalidDeviceFunction;
 	if ((e = reg_module_status(fn->mod)) || (!fn->f && (e = cudaErrorInvalidDeviceFunction))) {
 		/* said once, since a program that checks no errors would go on silently */
 		rt_say("kernel %s is not launched: %s (see above)", fn->name, cudaGetErrorName(e));
-		return rt_err(e);
+		return e;
 	}
-	if ((e = shared_fits(fn, shmem))) return rt_err(e);
+	return cudaSuccess;
+}
+
+cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem, int coop)
+{
+	cudaError_t e = launchable(fn);
+	if (e || (e = shared_fits(fn, shmem))) return e;
 	int before, after;
 	api_kernel_log(&before);
 	mem_managed_to_device();
-	CUresult r = cuLaunchKernel(fn->f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-	                            (unsigned)shmem, NULL, args, NULL);
+	CUresult r = coop ? cuLaunchCooperativeKernel(fn->f, grid.x, grid.y, grid.z, block.x,
+	                                              block.y, block.z, (unsigned)shmem, NULL, args)
+	                  : cuLaunchKernel(fn->f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+	                                   (unsigned)shmem, NULL, args, NULL);
 	mem_managed_to_host();
 	api_kernel_log(&after);
 	if (after > before) stats_kernel_line();
-	return r ? rt_err(launch_error(r)) : cudaSuccess;
+	return r ? launch_error(r) : cudaSuccess;
+}
+
+cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
+                       cudaStream_t stream, int coop)
+{
+	cudaError_t e = launchable(fn);
+	if (e) return rt_err(e);
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	int on;
+	if ((e = capture_enqueue(stream, "kernel launch", &on))) return e;
+	if (on && coop)
+		return capture_refuse(stream, "cudaLaunchCooperativeKernel", "cooperative launches");
+	if (on) {
+		struct cudaKernelNodeParams p = {(void *)fn->host, grid, block, (unsigned)shmem,
+		                                 args, NULL};
+		return capture_add(stream, cudaGraphNodeTypeKernel, &p);
+	}
+	return rt_err(launch_now(fn, grid, block, args, shmem, coop));
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
-	return launch_run(reg_func(kernel), gridDim, blockDim, args, sharedMem, stream);
+	return launch_run(reg_func(kernel), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
-	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream);
+	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 0);
+}
+
+/* the whole grid resident at once (cudaErrorCooperativeLaunchTooLarge if it
+ * cannot be), so that its blocks may wait for each other: grid.sync() */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                        void **args, size_t sharedMem, cudaStream_t stream)
+{
+	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
 /* cudaLaunchKernelEx: attributes are hints to a real GPU's scheduler, which
- * rfsim's synchronous launches satisfy trivially, except two it cannot honour */
+ * rfsim's synchronous launches satisfy trivially, except two: a cooperative
+ * launch, and thread-block clusters, which rfsim cannot honour */
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
 	if (!config || (config->numAttrs && !config->attrs)) return rt_err(cudaErrorInvalidValue);
+	int coop = 0;
 	for (unsigned i = 0; i < config->numAttrs; i++) {
 		const cudaLaunchAttribute *a = &config->attrs[i];
 		const char *what = NULL;
-		if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
-			what = "cooperative launches";
+		if (a->id == cudaLaunchAttributeCooperative) coop = a->val.cooperative != 0;
 		if (a->id == cudaLaunchAttributeClusterDimension &&
 		    (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
 			what = "thread-block clusters";
@@ -167,7 +208,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
 		}
 	}
 	return launch_run(reg_func(func), config->gridDim, config->blockDim, args,
-	                  config->dynamicSmemBytes, config->stream);
+	                  config->dynamicSmemBytes, config->stream, coop);
 }
 
 /* ---- kernel attributes -------------------------------------------------------- */

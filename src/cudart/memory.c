@@ -133,7 +133,7 @@ void mem_reset(void)
 
 /* ---- allocation --------------------------------------------------------------- */
 
-cudaError_t cudaMalloc(void **devPtr, size_t size)
+static cudaError_t dev_alloc(void **devPtr, size_t size)
 {
 	if (!devPtr) return rt_err(cudaErrorInvalidValue);
 	READY();
@@ -145,6 +145,12 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 	block_add(a, size, cudaMemoryTypeDevice)->owned = 1;
 	*devPtr = (void *)(uintptr_t)a;
 	return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+	cudaError_t e = capture_unsafe("cudaMalloc");
+	return e ? e : dev_alloc(devPtr, size);
 }
 
 /* device memory at A with host pages mapped at A too: cudaSuccess, or why not
@@ -230,10 +236,16 @@ static cudaError_t free_block(void *p, int host)
 	return cudaSuccess;
 }
 
-cudaError_t cudaFree(void *devPtr)
+static cudaError_t dev_free(void *devPtr)
 {
 	READY();                     /* cudaFree(0) is the idiom that starts the runtime */
 	return devPtr ? free_block(devPtr, 0) : cudaSuccess;
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+	cudaError_t e = capture_unsafe("cudaFree");
+	return e ? e : dev_free(devPtr);
 }
 
 cudaError_t cudaFreeHost(void *ptr)
@@ -286,13 +298,21 @@ cudaError_t cudaHostUnregister(void *ptr)
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 {
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return cudaMalloc(devPtr, size);
+	int on;
+	cudaError_t e = capture_enqueue(stream, "cudaMallocAsync", &on);
+	if (e) return e;
+	if (on) return capture_refuse(stream, "cudaMallocAsync", "memory allocation nodes");
+	return dev_alloc(devPtr, size);
 }
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return cudaFree(devPtr);
+	int on;
+	cudaError_t e = capture_enqueue(stream, "cudaFreeAsync", &on);
+	if (e) return e;
+	if (on) return capture_refuse(stream, "cudaFreeAsync", "memory free nodes");
+	return dev_free(devPtr);
 }
 
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
@@ -396,17 +416,30 @@ cudaError_t mem_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-	return mem_copy(dst, src, count, kind);
+	cudaError_t e = capture_sync_legacy("cudaMemcpy");
+	return e ? e : mem_copy(dst, src, count, kind);
+}
+
+/* an asynchronous 1D copy: now, or a memcpy node of the capture */
+static cudaError_t copy_on(cudaStream_t stream, const char *fn, void *dst, const void *src,
+                          size_t count, enum cudaMemcpyKind kind)
+{
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	int on;
+	cudaError_t e = capture_enqueue(stream, fn, &on);
+	if (e) return e;
+	if (!on) return mem_copy(dst, src, count, kind);
+	struct cudaMemcpy3DParms p = graph_copy1d(dst, src, count, kind);
+	return capture_add(stream, cudaGraphNodeTypeMemcpy, &p);
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream)
 {
-	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return mem_copy(dst, src, count, kind);
+	return copy_on(stream, "cudaMemcpyAsync", dst, src, count, kind);
 }
 
-cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+static cudaError_t memset_now(void *devPtr, int value, size_t count)
 {
 	READY();
 	if (!count) return cudaSuccess;
@@ -419,10 +452,21 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 	return cudaSuccess;
 }
 
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+	cudaError_t e = capture_sync_legacy("cudaMemset");
+	return e ? e : memset_now(devPtr, value, count);
+}
+
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return cudaMemset(devPtr, value, count);
+	int on;
+	cudaError_t e = capture_enqueue(stream, "cudaMemsetAsync", &on);
+	if (e) return e;
+	if (!on) return memset_now(devPtr, value, count);
+	struct cudaMemsetParams p = {devPtr, 0, (unsigned char)value, 1, count, 1};
+	return capture_add(stream, cudaGraphNodeTypeMemset, &p);
 }
 
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation loc,
@@ -473,9 +517,17 @@ static cudaError_t symbol(const void *sym, CUdeviceptr *dptr, size_t *bytes)
 	return e ? rt_err(e) : cudaSuccess;
 }
 
+/* a copy to or from a symbol: synchronous (sync), or on stream */
 static cudaError_t symbol_copy(void *dst, const void *src, const void *sym, size_t count,
-                               size_t offset, enum cudaMemcpyKind kind, int to_symbol)
+                               size_t offset, enum cudaMemcpyKind kind, int to_symbol,
+                               int sync, cudaStream_t stream)
 {
+	const char *fn = to_symbol ? (sync ? "cudaMemcpyToSymbol" : "cudaMemcpyToSymbolAsync")
+	                           : (sync ? "cudaMemcpyFromSymbol" : "cudaMemcpyFromSymbolAsync");
+	if (sync) {
+		cudaError_t e = capture_sync_legacy(fn);
+		if (e) return e;
+	}
 	CUdeviceptr a;
 	size_t bytes;
 	cudaError_t e = symbol(sym, &a, &bytes);
@@ -486,38 +538,38 @@ static cudaError_t symbol_copy(void *dst, const void *src, const void *sym, size
 		if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
 		    kind != cudaMemcpyDefault)
 			return rt_err(cudaErrorInvalidMemcpyDirection);
-		return mem_copy(dev, src, count, kind);
+		return sync ? mem_copy(dev, src, count, kind) : copy_on(stream, fn, dev, src, count, kind);
 	}
 	if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
 	    kind != cudaMemcpyDefault)
 		return rt_err(cudaErrorInvalidMemcpyDirection);
-	return mem_copy(dst, dev, count, kind);
+	return sync ? mem_copy(dst, dev, count, kind) : copy_on(stream, fn, dst, dev, count, kind);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
-	return symbol_copy(NULL, src, sym, count, offset, kind, 1);
+	return symbol_copy(NULL, src, sym, count, offset, kind, 1, 1, NULL);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind)
 {
-	return symbol_copy(dst, NULL, sym, count, offset, kind, 0);
+	return symbol_copy(dst, NULL, sym, count, offset, kind, 0, 1, NULL);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t count,
                                     size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return symbol_copy(NULL, src, sym, count, offset, kind, 1);
+	return symbol_copy(NULL, src, sym, count, offset, kind, 1, 0, stream);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream)
 {
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return symbol_copy(dst, NULL, sym, count, offset, kind, 0);
+	return symbol_copy(dst, NULL, sym, count, offset, kind, 0, 0, stream);
 }
 
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *sym)

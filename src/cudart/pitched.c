@@ -81,15 +81,34 @@ cudaError_t pitched_copy(const char *fn, void *dst, size_t dpitch, const void *s
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, enum cudaMemcpyKind kind)
 {
-	return pitched_copy("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
+	cudaError_t e = capture_sync_legacy("cudaMemcpy2D");
+	return e ? e : pitched_copy("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
+}
+
+/* whether a call on stream runs now (0), or is captured or refused (1, *e says how) */
+static int captured(cudaStream_t stream, const char *fn, cudaError_t *e)
+{
+	int on = 0;
+	*e = stream_valid(stream) ? capture_enqueue(stream, fn, &on)
+	                          : rt_err(cudaErrorInvalidResourceHandle);
+	return *e || on;
 }
 
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, enum cudaMemcpyKind kind,
                               cudaStream_t stream)
 {
-	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return pitched_copy("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
+	cudaError_t e;
+	if (!captured(stream, "cudaMemcpy2DAsync", &e))
+		return pitched_copy("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
+	if (e) return e;
+	struct cudaMemcpy3DParms p;
+	memset(&p, 0, sizeof p);
+	p.srcPtr = (struct cudaPitchedPtr){(void *)src, spitch, width, height};
+	p.dstPtr = (struct cudaPitchedPtr){dst, dpitch, width, height};
+	p.extent = (struct cudaExtent){width, height, 1};
+	p.kind = kind;
+	return capture_add(stream, cudaGraphNodeTypeMemcpy, &p);
 }
 
 static cudaError_t set_rows(const char *fn, void *p, size_t pitch, int value, size_t width,
@@ -110,14 +129,19 @@ static cudaError_t set_rows(const char *fn, void *p, size_t pitch, int value, si
 
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
-	return set_rows("cudaMemset2D", devPtr, pitch, value, width, height);
+	cudaError_t e = capture_sync_legacy("cudaMemset2D");
+	return e ? e : set_rows("cudaMemset2D", devPtr, pitch, value, width, height);
 }
 
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
                               size_t height, cudaStream_t stream)
 {
-	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return set_rows("cudaMemset2DAsync", devPtr, pitch, value, width, height);
+	cudaError_t e;
+	if (!captured(stream, "cudaMemset2DAsync", &e))
+		return set_rows("cudaMemset2DAsync", devPtr, pitch, value, width, height);
+	if (e) return e;
+	struct cudaMemsetParams p = {devPtr, pitch, (unsigned char)value, 1, width, height};
+	return capture_add(stream, cudaGraphNodeTypeMemset, &p);
 }
 
 /* ---- 3D: a stack of 2D slices, each ysize rows of the pitched pointer ---- */
@@ -155,7 +179,7 @@ static int array_side(const char *fn, cudaArray_const_t a, struct cudaPos *pos,
 	return 1;
 }
 
-static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, const char *fn)
+cudaError_t pitched_copy3d(const struct cudaMemcpy3DParms *p, const char *fn)
 {
 	if (!p) return rt_err(cudaErrorInvalidValue);
 	if (p->srcArray || p->dstArray) {
@@ -173,7 +197,7 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, const char *fn)
 		}
 		q.srcArray = q.dstArray = NULL;
 		q.extent.width *= es ? es : ed;
-		return copy3d(&q, fn);
+		return pitched_copy3d(&q, fn);
 	}
 	struct cudaExtent e = p->extent;
 	if (!e.width || !e.height || !e.depth) return cudaSuccess;
@@ -196,13 +220,17 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, const char *fn)
 
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
-	return copy3d(p, "cudaMemcpy3D");
+	cudaError_t e = capture_sync_legacy("cudaMemcpy3D");
+	return e ? e : pitched_copy3d(p, "cudaMemcpy3D");
 }
 
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
-	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return copy3d(p, "cudaMemcpy3DAsync");
+	cudaError_t e;
+	if (!captured(stream, "cudaMemcpy3DAsync", &e))
+		return pitched_copy3d(p, "cudaMemcpy3DAsync");
+	if (e) return e;
+	return p ? capture_add(stream, cudaGraphNodeTypeMemcpy, p) : rt_err(cudaErrorInvalidValue);
 }
 
 static cudaError_t set3d(struct cudaPitchedPtr p, int value, struct cudaExtent e,
@@ -223,12 +251,16 @@ static cudaError_t set3d(struct cudaPitchedPtr p, int value, struct cudaExtent e
 
 cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent e)
 {
-	return set3d(p, value, e, "cudaMemset3D");
+	cudaError_t err = capture_sync_legacy("cudaMemset3D");
+	return err ? err : set3d(p, value, e, "cudaMemset3D");
 }
 
 cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent e,
                               cudaStream_t stream)
 {
-	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
-	return set3d(p, value, e, "cudaMemset3DAsync");
+	cudaError_t err;
+	if (!captured(stream, "cudaMemset3DAsync", &err))
+		return set3d(p, value, e, "cudaMemset3DAsync");
+	if (err) return err;
+	return capture_refuse(stream, "cudaMemset3DAsync", "3D memsets");
 }

@@ -7,39 +7,46 @@
  * names the calling host thread's default stream instead of the legacy
  * one.  rfsim runs every call to completion in program order from one
  * host thread (README), a legal schedule under either meaning of stream 0,
- * so each entry point is its base function.  Only the functions whose base
- * rfsim implements are here; the rest stay stubs.c's "not supported".
+ * so each entry point is its base function, called with stream 0 named
+ * cudaStreamPerThread (PTDS), which matters to stream capture only.  Only
+ * the functions whose base rfsim implements are here; the rest stay
+ * stubs.c's "not supported".
  */
 #include "rt.h"
+
+/* stream 0 of a per-thread build: the thread's default stream, which --
+ * unlike the legacy stream -- does not wait for other blocking streams, so
+ * work on it beside a capturing stream is legal (capture.c) */
+#define PTDS(s) ((s) ? (s) : cudaStreamPerThread)
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream)
 {
-	return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+	return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, PTDS(stream));
 }
 
 cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
 cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
-	return cudaEventRecordWithFlags(event, stream, flags);
+	return cudaEventRecordWithFlags(event, PTDS(stream), flags);
 }
 
 cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
 cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 {
-	return cudaEventRecord(event, stream);
+	return cudaEventRecord(event, PTDS(stream));
 }
 
 cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
 cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream)
 {
-	return cudaFreeAsync(devPtr, stream);
+	return cudaFreeAsync(devPtr, PTDS(stream));
 }
 
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData);
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
-	return cudaLaunchHostFunc(stream, fn, userData);
+	return cudaLaunchHostFunc(PTDS(stream), fn, userData);
 }
 
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args);
@@ -51,25 +58,25 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const voi
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream)
 {
-	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, PTDS(stream));
 }
 
 cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream);
 cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream)
 {
-	return cudaMallocAsync(devPtr, size, stream);
+	return cudaMallocAsync(devPtr, size, PTDS(stream));
 }
 
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream)
 {
-	return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+	return cudaMemPrefetchAsync(devPtr, count, location, flags, PTDS(stream));
 }
 
 cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-	return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+	return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, PTDS(stream));
 }
 
 cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
@@ -81,7 +88,7 @@ cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t 
 cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
 cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
-	return cudaMemcpy3DAsync(p, stream);
+	return cudaMemcpy3DAsync(p, PTDS(stream));
 }
 
 cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p);
@@ -93,13 +100,13 @@ cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
 cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-	return cudaMemcpyAsync(dst, src, count, kind, stream);
+	return cudaMemcpyAsync(dst, src, count, kind, PTDS(stream));
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-	return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
+	return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, PTDS(stream));
 }
 
 cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind);
@@ -111,7 +118,7 @@ cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t coun
 cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-	return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
+	return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, PTDS(stream));
 }
 
 cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind);
@@ -129,7 +136,7 @@ cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaM
 cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream);
 cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream)
 {
-	return cudaMemset2DAsync(devPtr, pitch, value, width, height, stream);
+	return cudaMemset2DAsync(devPtr, pitch, value, width, height, PTDS(stream));
 }
 
 cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height);
@@ -141,7 +148,7 @@ cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t widt
 cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent, cudaStream_t stream);
 cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent, cudaStream_t stream)
 {
-	return cudaMemset3DAsync(pitchedDevPtr, value, extent, stream);
+	return cudaMemset3DAsync(pitchedDevPtr, value, extent, PTDS(stream));
 }
 
 cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
@@ -153,7 +160,7 @@ cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value, st
 cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream);
 cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-	return cudaMemsetAsync(devPtr, value, count, stream);
+	return cudaMemsetAsync(devPtr, value, count, PTDS(stream));
 }
 
 cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count);
@@ -165,55 +172,109 @@ cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);
 cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags)
 {
-	return cudaStreamAddCallback(stream, callback, userData, flags);
+	return cudaStreamAddCallback(PTDS(stream), callback, userData, flags);
 }
 
 cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
 cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
 {
-	return cudaStreamAttachMemAsync(stream, devPtr, length, flags);
+	return cudaStreamAttachMemAsync(PTDS(stream), devPtr, length, flags);
 }
 
 cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device);
 cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device)
 {
-	return cudaStreamGetDevice(hStream, device);
+	return cudaStreamGetDevice(PTDS(hStream), device);
 }
 
 cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags);
 cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
 {
-	return cudaStreamGetFlags(hStream, flags);
+	return cudaStreamGetFlags(PTDS(hStream), flags);
 }
 
 cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId);
 cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId)
 {
-	return cudaStreamGetId(hStream, streamId);
+	return cudaStreamGetId(PTDS(hStream), streamId);
 }
 
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority);
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
 {
-	return cudaStreamGetPriority(hStream, priority);
+	return cudaStreamGetPriority(PTDS(hStream), priority);
 }
 
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 {
-	return cudaStreamQuery(stream);
+	return cudaStreamQuery(PTDS(stream));
 }
 
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
-	return cudaStreamSynchronize(stream);
+	return cudaStreamSynchronize(PTDS(stream));
 }
 
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
-	return cudaStreamWaitEvent(stream, event, flags);
+	return cudaStreamWaitEvent(PTDS(stream), event, flags);
+}
+
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+	return cudaGraphLaunch(graphExec, PTDS(stream));
+}
+
+cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+	return cudaGraphUpload(graphExec, PTDS(stream));
+}
+
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+	return cudaStreamBeginCapture(PTDS(stream), mode);
+}
+
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph)
+{
+	return cudaStreamEndCapture(PTDS(stream), pGraph);
+}
+
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+	return cudaStreamIsCapturing(PTDS(stream), pCaptureStatus);
+}
+
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+	return cudaStreamGetCaptureInfo(PTDS(stream), captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out);
+}
+
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags)
+{
+	return cudaStreamUpdateCaptureDependencies(PTDS(stream), dependencies, dependencyData, numDependencies, flags);
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream)
+{
+	return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, PTDS(stream));
+}
+
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams);
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams)
+{
+	return cudaGraphInstantiateWithParams(pGraphExec, graph, instantiateParams);
 }
 
 /* CUDA arrays (array.c) */

@@ -9,8 +9,9 @@
  * (register.c); kernels, device variables and launches looked up by the
  * host addresses nvcc registered (register.c, launch.c); memory (memory.c,
  * and pitched.c for 2D and 3D);
- * streams and events (stream.c); device queries (device.c); and the
- * statistics file and per-kernel summaries (stats.c).
+ * streams and events (stream.c); graphs (graph.c, graphexec.c) and stream
+ * capture (capture.c); device queries (device.c); and the statistics file
+ * and per-kernel summaries (stats.c).
  *
  * Every runtime call is synchronous: a kernel has finished, and its
  * results are in memory, when its launch returns.  That is a legal
@@ -148,13 +149,55 @@ void texture_reset(void);                /* forget every object (device reset) *
 /* ---- stream.c ---- */
 
 int stream_valid(cudaStream_t s);        /* a live stream, or a default one */
+int stream_event_valid(cudaEvent_t ev);  /* a live event */
+void stream_event_stamp(cudaEvent_t ev); /* record it now (a graph's event record node) */
 double stream_clock_ms(void);            /* simulated time so far (see stream.c) */
 void stream_reset(void);
 
+/* ---- pitched.c ---- */
+
+/* cudaMemcpy3D's copy, its errors recorded and said under the name fn */
+cudaError_t pitched_copy3d(const struct cudaMemcpy3DParms *p, const char *fn);
+
 /* ---- launch.c ---- */
 
+/* a launch from the program: checked, captured if the stream is capturing;
+ * coop: a cooperative launch (the whole grid resident, grid.sync() works) */
 cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
-                       cudaStream_t stream);
+                       cudaStream_t stream, int coop);
+/* run the kernel now (a graph's kernel node): errors are not recorded */
+cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem, int coop);
+
+/* ---- graph.c ---- */
+
+/* a 1D copy as the one-row 3D copy a memcpy node holds */
+struct cudaMemcpy3DParms graph_copy1d(void *dst, const void *src, size_t count,
+                                      enum cudaMemcpyKind kind);
+/* a node running (a clone of) executable graph x: a graph launched while capturing */
+cudaError_t graph_add_exec(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps,
+                           size_t ndeps, cudaGraphExec_t x);
+void graph_reset(void);                  /* cudaDeviceReset: drop every graph */
+
+/* ---- capture.c: stream capture (the rules atop capture.c) ---- */
+
+/* before a call enqueues work on s: cudaSuccess with *on set if s is
+ * capturing (the call then adds a node with capture_add instead of
+ * running), or the error -- recorded -- that capture makes of the call */
+cudaError_t capture_enqueue(cudaStream_t s, const char *fn, int *on);
+/* the node of a call on capturing stream s: params as cudaGraphAdd<type>Node
+ * takes them (a cudaGraphExec_t for Graph, a cudaEvent_t for EventRecord) */
+cudaError_t capture_add(cudaStream_t s, enum cudaGraphNodeType type, const void *params);
+/* a call on s that rfsim cannot capture, refused by name */
+cudaError_t capture_refuse(cudaStream_t s, const char *fn, const char *what);
+cudaError_t capture_unsafe(const char *fn);      /* cudaMalloc, cudaDeviceSynchronize, ... */
+cudaError_t capture_sync_legacy(const char *fn); /* cudaMemcpy, cudaMemset, ... */
+cudaError_t capture_stream_sync(cudaStream_t s, const char *fn);   /* Synchronize, Query */
+cudaError_t capture_event_check(cudaEvent_t ev); /* cudaErrorCapturedEvent if captured */
+int capture_record(cudaEvent_t ev, cudaStream_t s);  /* 1: s captures, ev tagged */
+cudaError_t capture_wait(cudaStream_t s, cudaEvent_t ev);   /* fork or join */
+int capture_owns(cudaGraph_t g);                 /* g is being captured into */
+void capture_forget(const void *stream_or_event);   /* it is being destroyed */
+void capture_reset(void);
 
 /* ---- stats.c ---- */
 

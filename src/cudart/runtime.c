@@ -139,6 +139,8 @@ void rt_set_sticky(cudaError_t e) { sticky = last_error = e; }
 
 void rt_reset(void)
 {
+	capture_reset();
+	graph_reset();
 	mem_reset();
 	array_reset();
 	texture_reset();

@@ -123,29 +123,39 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
 	size_t i = find((void **)streams, nstreams, stream);
 	if (i == nstreams) return rt_err(cudaErrorInvalidResourceHandle);
+	capture_forget(stream);
 	free(streams[i]);
 	streams[i] = streams[--nstreams];
 	return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+static cudaError_t stream_sync(cudaStream_t stream, const char *fn)
 {
 	CHECK_STREAM(stream);
-	cudaError_t e = rt_ready();
+	cudaError_t e = capture_stream_sync(stream, fn);
+	if (e) return e;
+	e = rt_ready();
 	return e ? rt_err(e) : cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+	return stream_sync(stream, "cudaStreamSynchronize");
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-	return cudaStreamSynchronize(stream);
+	return stream_sync(stream, "cudaStreamQuery");
 }
 
+/* a wait on an event recorded in a capture forks or joins the capture (capture.c) */
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
 	CHECK_STREAM(stream);
 	if (find((void **)events, nevents, event) == nevents)
 		return rt_err(cudaErrorInvalidResourceHandle);
-	return cudaSuccess;
+	if (flags & ~(unsigned)cudaEventWaitExternal) return rt_err(cudaErrorInvalidValue);
+	return capture_wait(stream, event);
 }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *flags)
@@ -185,6 +195,12 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 {
 	CHECK_STREAM(stream);
 	if (!callback || flags) return rt_err(cudaErrorInvalidValue);
+	int on;
+	cudaError_t e = capture_enqueue(stream, "cudaStreamAddCallback", &on);
+	if (e) return e;
+	if (on)
+		return capture_refuse(stream, "cudaStreamAddCallback", "stream callbacks (use "
+		                      "cudaLaunchHostFunc, which is captured as a host node)");
 	callback(stream, rt_ready(), userData);     /* the stream's work is done */
 	return cudaSuccess;
 }
@@ -193,6 +209,13 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
 {
 	CHECK_STREAM(stream);
 	if (!fn) return rt_err(cudaErrorInvalidValue);
+	int on;
+	cudaError_t e = capture_enqueue(stream, "cudaLaunchHostFunc", &on);
+	if (e) return e;
+	if (on) {
+		struct cudaHostNodeParams p = {fn, userData};
+		return capture_add(stream, cudaGraphNodeTypeHost, &p);
+	}
 	fn(userData);
 	return cudaSuccess;
 }
@@ -202,6 +225,14 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
 static struct CUevent_st *event(cudaEvent_t e)
 {
 	return find((void **)events, nevents, e) < nevents ? e : NULL;
+}
+
+int stream_event_valid(cudaEvent_t ev) { return event(ev) != NULL; }
+
+void stream_event_stamp(cudaEvent_t ev)
+{
+	ev->recorded = 1;
+	ev->t_ms = stream_clock_ms();
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pEvent, unsigned int flags)
@@ -224,6 +255,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t ev)
 {
 	size_t i = find((void **)events, nevents, ev);
 	if (i == nevents) return rt_err(cudaErrorInvalidResourceHandle);
+	capture_forget(ev);
 	free(events[i]);
 	events[i] = events[--nevents];
 	return cudaSuccess;
@@ -235,8 +267,14 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t stream, unsign
 	CHECK_STREAM(stream);
 	if (!e) return rt_err(cudaErrorInvalidResourceHandle);
 	if (flags & ~1u) return rt_err(cudaErrorInvalidValue);
-	e->recorded = 1;
-	e->t_ms = stream_clock_ms();
+	int on;
+	cudaError_t err = capture_enqueue(stream, "cudaEventRecord", &on);
+	if (err) return err;
+	if (on && (flags & cudaEventRecordExternal))
+		return capture_add(stream, cudaGraphNodeTypeEventRecord, ev);
+	if (on) return capture_record(ev, stream), cudaSuccess;
+	capture_forget(ev);          /* recorded anew outside any capture */
+	stream_event_stamp(ev);
 	return cudaSuccess;
 }
 
@@ -247,7 +285,7 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t stream)
 
 cudaError_t cudaEventQuery(cudaEvent_t ev)
 {
-	return event(ev) ? cudaSuccess : rt_err(cudaErrorInvalidResourceHandle);
+	return event(ev) ? capture_event_check(ev) : rt_err(cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t ev)

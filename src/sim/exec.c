@@ -59,7 +59,13 @@ static uint64_t sreg_value(const Cta *c, const Warp *w, uint32_t l, int sr, int 
 	case SR_CLUSTER_CTAID: return ci[k];
 	case SR_CLUSTER_NCTAID: case SR_CLUSTER_NCTARANK: return 1;
 	case SR_IS_EXPLICIT_CLUSTER: return 0;
-	case SR_ENVREG: case SR_PM: return 0;
+	/* what the driver puts in the environment registers: only the grid
+	   workspace that cooperative_groups' grid.sync() reads as
+	   (%envreg1 << 32 | %envreg2) and spins on; 0 outside cooperative launches,
+	   on which grid.sync() traps, as on NVIDIA's GPUs */
+	case SR_ENVREG:
+		return comp == 1 ? L->grid_ws >> 32 : comp == 2 ? (uint32_t)L->grid_ws : 0;
+	case SR_PM: return 0;
 	case NSREG: break;
 	}
 	return 0;

@@ -14,6 +14,18 @@
  * memory (a spin lock across blocks) cannot finish in this mode; the
  * instruction limit `sim.max_warp_insts` then stops it with a report.
  *
+ * A cooperative launch (gpu_launch_coop) is the exception: its CTAs wait
+ * for each other by design (cooperative_groups' grid.sync() spins on a
+ * counter in a workspace the launch provides; exec.c's %envreg), so its
+ * whole grid must fit on the GPU at once -- the occupancy times the SMs,
+ * as NVIDIA's driver requires -- and functional mode keeps every CTA
+ * resident and runs them in rounds, each ready warp a short slice per
+ * round.  A warp spinning at grid.sync() only waits for writes by other
+ * CTAs, so the livelock test looks at the whole grid: only when no CTA
+ * wrote memory or finished a warp for two rounds, and stepping every CTA's
+ * ready warps brings each back to its state with still nothing written,
+ * can the grid never end.
+ *
  * Timing mode (sim.mode = timing, the default) hands the launch to the
  * cycle-level model instead (timing.c), which runs the same functional
  * core with every SM's CTAs resident together.
@@ -24,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/occupancy.h"
 #include "analysis/pass.h"
 #include "analysis/regmutex.h"
 #include "base/base.h"
@@ -415,6 +428,15 @@ static void livelock_report(const Cta *c)
 	}
 }
 
+static int limit_reached(const Cta *c)
+{
+	gpu_set_fault(FAULT_LIMIT);
+	err_set("kernel %s stopped at the instruction limit (%s): a runaway loop, or blocks "
+	        "waiting for each other, which functional mode runs one at a time "
+	        "(cooperative launches excepted)", c->L->kname, c->L->limit_why);
+	return RF_ERUNTIME;
+}
+
 /* run one CTA to completion; RF_OK or RF_ERUNTIME */
 static int run_cta(Cta *c, int64_t *budget)
 {
@@ -431,13 +453,7 @@ static int run_cta(Cta *c, int64_t *budget)
 			*budget -= (int64_t)(w->ninsts - before);
 			if (r == EX_FAULT) return RF_ERUNTIME;
 			ran = 1;
-			if (*budget <= 0) {
-				gpu_set_fault(FAULT_LIMIT);
-				err_set("kernel %s stopped at the instruction limit (%s): a runaway "
-				        "loop, or blocks waiting for each other, which functional mode "
-				        "runs one at a time", c->L->kname, c->L->limit_why);
-				return RF_ERUNTIME;
-			}
+			if (*budget <= 0) return limit_reached(c);
 		}
 		if (!c->live_warps) return RF_OK;
 		if (ran) {
@@ -465,39 +481,165 @@ static int run_cta(Cta *c, int64_t *budget)
 	}
 }
 
+/* CTA number id of the launch, on the buffers of buf, ready to run */
+static void cta_start(Cta *c, const Launch *L, uint64_t id, CtaBuf *buf)
+{
+	Dim3 grid = L->grid;
+	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
+	uint32_t shared = L->img->dyn_base + L->dyn_shmem;
+	*c = (Cta){0};
+	c->L = L;
+	c->id = (Dim3){(uint32_t)(id % grid.x), (uint32_t)(id / grid.x % grid.y),
+	               (uint32_t)(id / ((uint64_t)grid.x * grid.y))};
+	c->nwarps = nwarps;
+	c->warps = buf->warps;
+	c->shared = buf->shared;
+	c->shared_bytes = shared;
+	c->live_warps = nwarps;
+	c->smid = (int32_t)(id % (uint64_t)L->nsm);
+	for (int b = 0; b < 16; b++) c->bars[b].red_and = 1;
+	memset(c->shared, 0, shared);
+	for (int32_t i = 0; i < nwarps; i++) warp_reset(&c->warps[i], c, i);
+}
+
+static void cta_count(const Cta *c, KernelStats *ks)
+{
+	for (int32_t i = 0; i < c->nwarps; i++) {
+		ks->warp_insts += c->warps[i].ninsts;
+		ks->thread_insts += c->warps[i].nthread;
+	}
+}
+
 /* functional mode: the CTAs of the grid one after another */
 static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
 {
-	const Image *img = L->img;
-	Dim3 grid = L->grid;
 	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
-	uint32_t shared = img->dyn_base + L->dyn_shmem;
 	CtaBuf buf;
-	ctabuf_init(&buf, img, nwarps, shared);
+	ctabuf_init(&buf, L->img, nwarps, L->img->dyn_base + L->dyn_shmem);
 	int rc = RF_OK;
-	uint64_t ncta = (uint64_t)grid.x * grid.y * grid.z;
+	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
 	for (uint64_t id = 0; id < ncta && rc == RF_OK; id++) {
-		Cta c = {0};
-		c.L = L;
-		c.id = (Dim3){(uint32_t)(id % grid.x), (uint32_t)(id / grid.x % grid.y),
-		              (uint32_t)(id / ((uint64_t)grid.x * grid.y))};
-		c.nwarps = nwarps;
-		c.warps = buf.warps;
-		c.shared = buf.shared;
-		c.shared_bytes = shared;
-		c.live_warps = nwarps;
-		c.smid = (int32_t)(id % (uint64_t)L->nsm);
-		for (int b = 0; b < 16; b++) c.bars[b].red_and = 1;
-		memset(c.shared, 0, shared);
-		for (int32_t i = 0; i < nwarps; i++) warp_reset(&c.warps[i], &c, i);
+		Cta c;
+		cta_start(&c, L, id, &buf);
 		rc = run_cta(&c, &budget);
-		for (int32_t i = 0; i < nwarps; i++) {
-			ks->warp_insts += c.warps[i].ninsts;
-			ks->thread_insts += c.warps[i].nthread;
-		}
+		cta_count(&c, ks);
 	}
 	ctabuf_free(&buf);
 	return rc;
+}
+
+/* one round of a cooperative grid: each ready warp of CTA c runs a slice.
+ * *ran: some warp ran; RF_OK or RF_ERUNTIME */
+static int coop_round(Cta *c, int64_t *budget, int *ran)
+{
+	enum { COOP_SLICE = 1 << 10 };   /* short: a warp spinning at grid.sync() yields soon */
+	int any = 0;
+	for (int32_t i = 0; i < c->nwarps; i++) {
+		Warp *w = &c->warps[i];
+		if (w->state != W_READY) continue;
+		uint64_t before = w->ninsts;
+		int r = exec_run(c, w, COOP_SLICE);
+		*budget -= (int64_t)(w->ninsts - before);
+		if (r == EX_FAULT) return RF_ERUNTIME;
+		any = 1;
+		if (*budget <= 0) return limit_reached(c);
+	}
+	if (!any && c->live_warps) {     /* every live warp waits at a barrier */
+		cta_release_barriers(c);
+		int ready = 0;
+		for (int32_t i = 0; i < c->nwarps; i++) ready |= c->warps[i].state == W_READY;
+		if (!ready) {
+			deadlock_report(c);
+			return RF_ERUNTIME;
+		}
+	}
+	*ran |= any;
+	return RF_OK;
+}
+
+/* no CTA can end: stepping each one's ready warps brings them back to where
+ * they were with nothing written (livelock.c); 1, 0 (one moved on), -1 fault */
+static int coop_livelock(Cta *cs, uint64_t ncta, int64_t *budget)
+{
+	int stuck = -2;              /* the first CTA with ready warps, for the report */
+	for (uint64_t i = 0; i < ncta; i++) {
+		if (!cs[i].live_warps) continue;
+		int r = livelock_cta(&cs[i], budget);
+		if (r <= 0) return r;
+		if (stuck == -2) stuck = (int)i;
+	}
+	if (stuck >= 0) livelock_report(&cs[stuck]);
+	return stuck >= 0;
+}
+
+/* functional mode, cooperative launch: every CTA resident, run in rounds */
+static int run_coop_grid(const Launch *L, int64_t budget, KernelStats *ks)
+{
+	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
+	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
+	CtaBuf *bufs = xcalloc(ncta, sizeof *bufs);
+	Cta *cs = xcalloc(ncta, sizeof *cs);
+	for (uint64_t id = 0; id < ncta; id++) {
+		ctabuf_init(&bufs[id], L->img, nwarps, L->img->dyn_base + L->dyn_shmem);
+		cta_start(&cs[id], L, id, &bufs[id]);
+	}
+	int rc = RF_OK, quiet = 0;
+	uint64_t writes = 0;
+	int64_t live = -1;
+	for (;;) {
+		int ran = 0;
+		uint64_t n = 0;
+		int64_t alive = 0;
+		for (uint64_t id = 0; id < ncta && rc == RF_OK; id++) {
+			if (cs[id].live_warps) rc = coop_round(&cs[id], &budget, &ran);
+			n += cta_writes(&cs[id]);
+			alive += cs[id].live_warps;
+		}
+		if (rc || !alive) break;
+		quiet = ran && n == writes && alive == live ? quiet + 1 : 0;
+		writes = n, live = alive;
+		if (quiet >= 2) {
+			int r = coop_livelock(cs, ncta, &budget);
+			if (r) {
+				rc = RF_ERUNTIME;
+				break;
+			}
+			quiet = 0;
+		}
+	}
+	for (uint64_t id = 0; id < ncta; id++) {
+		cta_count(&cs[id], ks);
+		ctabuf_free(&bufs[id]);
+	}
+	free(bufs);
+	free(cs);
+	return rc;
+}
+
+/* a cooperative grid fits the GPU at once: the occupancy (without the
+ * register limit under compiler.regalloc = 0, whose virtual registers are
+ * no machine resource, as in timing.c) times the SMs */
+static int check_coop(const Gpu *g, const Launch *L)
+{
+	Occupancy o;
+	occupancy_compute(&g->cfg, (int32_t)L->nthreads, L->img->regs_per_thread,
+	                  (int64_t)L->img->shared_static + L->dyn_shmem, &o);
+	int32_t per_sm = o.ctas_per_sm;
+	if (!g->cfg.compiler_regalloc) {
+		per_sm = o.by[OCC_THREADS];
+		if (o.by[OCC_CTAS] < per_sm) per_sm = o.by[OCC_CTAS];
+		if (o.by[OCC_SHARED] < per_sm) per_sm = o.by[OCC_SHARED];
+	}
+	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
+	uint64_t fit = (uint64_t)per_sm * (uint64_t)g->cfg.sm_count;
+	if (ncta <= fit) return RF_OK;
+	gpu_set_fault(FAULT_COOP_TOO_LARGE);
+	err_set("cooperative launch of %s: %llu blocks cannot all be resident at once: %d blocks "
+	        "of %u threads per SM (limited by %s) x %lld SMs = %llu "
+	        "(cudaOccupancyMaxActiveBlocksPerMultiprocessor sizes a cooperative grid)",
+	        L->kname, (unsigned long long)ncta, per_sm, L->nthreads,
+	        occ_limit_name[o.limiter], (long long)g->cfg.sm_count, (unsigned long long)fit);
+	return RF_EINPUT;
 }
 
 /* The Image a launch runs.  The RegMutex pass chooses |Es| from the
@@ -529,8 +671,8 @@ static const Image *launch_image(const Gpu *g, Program *p, int k, int32_t thread
 	return img;
 }
 
-int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
-               const void *params, size_t psize)
+static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
+                  const void *params, size_t psize, int coop)
 {
 	if (k < 0 || k >= p->nkernel) {
 		err_set("no kernel %d in this program", k);
@@ -578,16 +720,34 @@ int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
 		         (long long)g->cfg.sim_max_warp_insts);
 	}
 	L.limit_why = why;
+	if (coop && (rc = check_coop(g, &L))) return rc;
+	if (coop) {                      /* grid.sync()'s counter: 4 bytes at +4, zeroed */
+		if (gpu_mem_alloc(g, 16, &L.grid_ws)) return RF_EINPUT;
+		memset(gpu_mem_host(g, L.grid_ws, 16), 0, 16);
+	}
 	KernelStats ks = {0};
 	snprintf(ks.name, sizeof ks.name, "%s", L.kname);
 	ks.grid = grid, ks.block = block, ks.dyn_shmem = dyn;
 	ks.regs_per_thread = img->regs_per_thread;
 	double t0 = now_sec();
 	if (g->cfg.sim_mode == SIM_MODE_TIMING) rc = timing_launch(&L, &g->cfg, budget, &ks);
-	else rc = run_grid(&L, budget, &ks);
+	else rc = coop ? run_coop_grid(&L, budget, &ks) : run_grid(&L, budget, &ks);
+	if (coop) gpu_mem_free(g, L.grid_ws);
 	ks.sim_seconds = now_sec() - t0;
 	g->total_insts += (int64_t)ks.warp_insts;
 	VEC_RESERVE(g->stats, g->capstats, (size_t)g->nstats + 1);
 	g->stats[g->nstats++] = ks;
 	return rc;
+}
+
+int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
+               const void *params, size_t psize)
+{
+	return launch(g, p, k, grid, block, dyn, params, psize, 0);
+}
+
+int gpu_launch_coop(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
+                    const void *params, size_t psize)
+{
+	return launch(g, p, k, grid, block, dyn, params, psize, 1);
 }

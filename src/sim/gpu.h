@@ -94,15 +94,21 @@ int prog_find_global(const Program *p, const char *name, uint64_t *dptr, uint64_
  * parameter buffer laid out as KernelAttr.params says. */
 int gpu_launch(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t dyn_shmem,
                const void *params, size_t params_size);
+/* the same as a cooperative launch (cudaLaunchCooperativeKernel): the whole
+ * grid must be resident at once (else RF_EINPUT, FAULT_COOP_TOO_LARGE), its
+ * CTAs run interleaved, and grid.sync() finds its workspace */
+int gpu_launch_coop(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t dyn_shmem,
+                    const void *params, size_t params_size);
 
-/* what stopped the last kernel that returned RF_ERUNTIME, or (the last two)
+/* what stopped the last kernel that returned RF_ERUNTIME, or (the last four)
  * why a launch was refused with RF_EINPUT */
 enum { FAULT_NONE, FAULT_ADDRESS, FAULT_MISALIGNED, FAULT_TRAP, FAULT_STACK,
        FAULT_DEADLOCK, FAULT_LIMIT, FAULT_ASSERT,
        FAULT_BAD_LAUNCH,      /* grid, block, shared memory or parameters out of range */
        FAULT_NO_RESOURCES,    /* one block does not fit on an SM (registers, ...) */
-       FAULT_CONFIG };        /* a config key the kernel's compile refuses at this launch
+       FAULT_CONFIG,          /* a config key the kernel's compile refuses at this launch
                                  (a forced regmutex.es breaking a deadlock rule) */
+       FAULT_COOP_TOO_LARGE };   /* a cooperative grid that cannot be resident at once */
 int gpu_last_fault(void);
 
 /* statistics of every kernel launched so far, in launch order */

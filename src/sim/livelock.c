@@ -34,7 +34,10 @@
  * ready warp gets there with still nothing written (the others wait at a
  * barrier only the ready ones could complete), the CTA never ends.  The
  * stepping is the CTA's own execution, so a false alarm costs nothing but
- * the hashing, and only quiet rounds pay it.
+ * the hashing, and only quiet rounds pay it.  A cooperative grid (gpu.c)
+ * runs all its CTAs in rounds, and a CTA spinning at grid.sync() waits for
+ * writes by other CTAs: there the quiet rounds are counted over the whole
+ * grid and the grid is stuck only if every CTA with ready warps is.
  */
 #include "sim/sm.h"
 

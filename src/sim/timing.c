@@ -10,7 +10,11 @@
  * register sharing's extra CTAs).  At launch CTAs are handed out one per
  * SM in turn until the SMs are full (CTA 0 to SM 0, 1 to SM 1, ... as in
  * GPGPU-Sim); afterwards a CTA that finishes in cycle t frees its slot,
- * which the next CTA of the grid takes, its warps issuing from t + 1.
+ * which the next CTA of the grid takes, its warps issuing from t + 1.  A
+ * cooperative launch (Launch.grid_ws set) must fit whole at launch, its
+ * blocks waiting for each other at grid.sync(); gpu.c checked the
+ * occupancy, and a register-file model that admits fewer CTAs refuses it
+ * here.
  *
  * Time.  Each loop iteration is one cycle: the DRAM channels step if they
  * have work, then each SM whose `next` cycle has come runs its cycle
@@ -293,6 +297,15 @@ static int setup(Timing *tg, const Launch *L, const Config *cfg, int64_t budget)
 	tprog_build(&tg->tp, L->img);
 	int n = ctas_per_sm(tg);
 	if (n < 0) return RF_EINPUT;
+	if (L->grid_ws && tg->ncta > (uint64_t)n * (uint64_t)tg->nsm) {
+		/* gpu.c checked the occupancy; a register-file model admitting fewer CTAs
+		   would leave part of a cooperative grid waiting for ever */
+		err_set("cooperative launch of %s: %llu blocks cannot all be resident at once under "
+		        "rf.model %s: %d per SM x %d SMs", L->kname, (unsigned long long)tg->ncta,
+		        rf_model_name[cfg->rf_model], n, tg->nsm);
+		gpu_set_fault(FAULT_COOP_TOO_LARGE);
+		return RF_EINPUT;
+	}
 	tg->ctas_per_sm = n;
 	size_t nw = (size_t)tg->nsm * (size_t)n * (size_t)tg->warps_per_cta;
 	tg->fw = xcalloc(nw, sizeof *tg->fw);

@@ -131,6 +131,7 @@ struct Launch {
 	int32_t nsm;
 	double clock_ghz;
 	const char *limit_why;   /* which instruction limit applies, for the report */
+	uint64_t grid_ws;        /* cooperative launch: the grid-sync workspace (%envreg1:2), else 0 */
 };
 
 enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT };

@@ -22,8 +22,7 @@ int main()
 {
 	int *d;
 	CHECK(cudaMalloc(&d, 64 * sizeof(int)));
-	cudaGraph_t g;
-	EXPECT(cudaGraphCreate(&g, 0) == cudaErrorNotSupported, "graphs are not simulated");
+	EXPECT(cudaDeviceEnablePeerAccess(1, 0) == cudaErrorNotSupported, "peers are not simulated");
 	EXPECT(cudaGetLastError() == cudaErrorNotSupported, "not recorded");
 	EXPECT(cudaGetLastError() == cudaSuccess, "not cleared");
 

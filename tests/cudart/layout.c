@@ -70,6 +70,14 @@
 
 #define VIEW_FIELDS(X) X(format) X(width) X(height) X(depth) X(firstMipmapLevel) \
 	X(lastMipmapLevel) X(firstLayer) X(lastLayer) X(reserved)
+/* graphs: node parameters, update results, edges */
+#define KNODE_FIELDS(X) X(func) X(gridDim) X(blockDim) X(sharedMemBytes) X(kernelParams) \
+	X(extra)
+#define MEMSET_FIELDS(X) X(dst) X(pitch) X(value) X(elementSize) X(width) X(height)
+#define HOSTNODE_FIELDS(X) X(fn) X(userData)
+#define UPDATE_FIELDS(X) X(result) X(errorNode) X(errorFromNode)
+#define EDGE_FIELDS(X) X(from_port) X(to_port) X(type) X(reserved)
+#define INST_FIELDS(X) X(flags) X(uploadStream) X(errNode_out) X(result_out)
 
 #define SHOW(s, f) printf(#s "." #f " %zu %zu\n", offsetof(struct s, f), \
                           sizeof ((struct s *)0)->f);
@@ -85,6 +93,12 @@
 #define RESDESC(f) SHOW(cudaResourceDesc, f)
 #define TEXDESC(f) SHOW(cudaTextureDesc, f)
 #define VIEW(f) SHOW(cudaResourceViewDesc, f)
+#define KNODE(f) SHOW(cudaKernelNodeParams, f)
+#define MEMSET(f) SHOW(cudaMemsetParams, f)
+#define HOSTNODE(f) SHOW(cudaHostNodeParams, f)
+#define UPDATE(f) SHOWT(cudaGraphExecUpdateResultInfo, f)
+#define EDGE(f) SHOWT(cudaGraphEdgeData, f)
+#define INST(f) SHOWT(cudaGraphInstantiateParams, f)
 
 int main(void)
 {
@@ -100,6 +114,12 @@ int main(void)
 	TEXDESC_FIELDS(TEXDESC)
 	VIEW_FIELDS(VIEW)
 	printf("handles %zu %zu\n", sizeof(cudaTextureObject_t), sizeof(cudaSurfaceObject_t));
+	KNODE_FIELDS(KNODE)
+	MEMSET_FIELDS(MEMSET)
+	HOSTNODE_FIELDS(HOSTNODE)
+	UPDATE_FIELDS(UPDATE)
+	EDGE_FIELDS(EDGE)
+	INST_FIELDS(INST)
 	printf("extent %zu pos %zu\n", sizeof(struct cudaExtent), sizeof(struct cudaPos));
 	printf("sizes %zu %zu %zu %zu %zu %zu %zu\n", sizeof(struct cudaDeviceProp),
 	       sizeof(struct cudaFuncAttributes), sizeof(struct cudaPointerAttributes),

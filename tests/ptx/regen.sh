@@ -38,6 +38,7 @@ gen misc.cu     misc.sm80.ptx      -arch=sm_80
 gen misc.cu     misc.sm120.ptx     -arch=sm_120
 gen misc.cu     misc.lineinfo.ptx  -arch=sm_90 -lineinfo
 gen misc.cu     misc.O0.ptx        -arch=sm_86 -Xcicc -O0
+gen gridsync.cu gridsync.sm80.ptx  -arch=sm_80
 gen cluster.cu  cluster.sm90.ptx   -arch=sm_90
 gen cluster.cu  cluster.sm90a.ptx  -arch=sm_90a
 gen cluster.cu  cluster.sm120.ptx  -arch=sm_120
