@@ -210,6 +210,40 @@ static int hoist_loops(Plan *p)
 	return ch;
 }
 
+/* a memory load in released code whose result, in an extended register, is
+   live where the code becomes acquired is acquired itself: otherwise the
+   compaction move after the acquire would read the load's result and stall
+   the warp until it arrived, holding its later instructions (the loads
+   after it among them) behind the wait -- with the extended set taken all
+   the same */
+static int pull_loads(Plan *p)
+{
+	const Cfg *c = p->c;
+	const Func *f = p->f;
+	int ch = 0;
+	int32_t regs[RA_MAXSLOT];
+	for (int32_t b = 0; b < p->nb; b++) {
+		const Block *bb = &c->blocks[b];
+		for (int32_t i = bb->first + 1; i <= bb->last; i++) {
+			if (!p->M[i] || p->M[i - 1]) continue;
+			const uint64_t *in = live_in(p->lt, i);
+			for (int32_t k = i - 1; k >= bb->first; k--) {
+				const Ins *x = &f->ins[k];
+				if (cta_barrier(x)) break;                 /* deadlock rule 2 */
+				if (!(op_info[x->op].flags & OPF_LOAD) || x->space == SP_PARAM) continue;
+				int n = live_defs(f, x, regs, RA_MAXSLOT), hit = 0;
+				for (int j = 0; j < n && j < RA_MAXSLOT; j++)
+					hit |= p->ext[regs[j]] && live_has(in, regs[j]);
+				if (hit) {
+					ch |= set_a(p, k, i - 1);
+					break;
+				}
+			}
+		}
+	}
+	return ch;
+}
+
 /* the divergence closure of the modes; 0 if a barrier became acquired */
 static int close_modes(Plan *p)
 {
@@ -217,7 +251,7 @@ static int close_modes(Plan *p)
 	uint8_t *mark = xmalloc((size_t)p->nb + 1);
 	int32_t *stk = xmalloc(sizeof(int32_t) * ((size_t)c->nblock * 4 + 8));
 	for (int changed = 1; changed;) {
-		changed = hoist_loops(p);
+		changed = hoist_loops(p) | pull_loads(p);
 		tails(p);
 		for (int32_t b = 0; b < p->nb; b++)
 			if (divergent(c, b) && c->ipdom[b] >= 0 && !region(p, b, mark, stk))

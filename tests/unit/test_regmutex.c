@@ -265,7 +265,9 @@ TEST(regmutex_loop)
    one region; the branch is taken released; the side acquires and releases
    again before the reconvergence point, so the lanes that skip it wait
    there released and those that run it find the warp as their code
-   assumes (section III: acquire and release work inside conditional code) */
+   assumes (section III: acquire and release work inside conditional code).
+   The side's acquire comes before the load of %r4, an extended register
+   live into the acquired code: after it, a move would wait for the load */
 TEST(regmutex_conditional)
 {
 	golden(K_COND, 4,
@@ -282,9 +284,8 @@ TEST(regmutex_conditional)
 	    "\trfsim.release;\n"
 	    "\t@%p0 bra $L_done;\n"
 	    "\tld.global.f32 %r0, [%rd2];\n"
-	    "\tld.global.f32 %r1, [%rd2+4];\n"
 	    "\trfsim.acquire;\n"
-	    "\tmov.b32 %r4, %r1;\n"
+	    "\tld.global.f32 %r4, [%rd2+4];\n"
 	    "\tld.global.f32 %r5, [%rd2+8];\n"
 	    "\tld.global.f32 %r6, [%rd2+12];\n"
 	    "\tld.global.f32 %r7, [%rd2+16];\n"
