@@ -365,3 +365,22 @@ def test_rule2_refusal_is_the_refused_kernels_only():
     ks = {k["name"]: k["regmutex"] for k in json.loads(p.stdout)["kernels"]}
     assert ks["radix_scan"]["es"] == 8
     assert ks["radix_hist"]["es"] == 0 and "deadlock rule 2" in ks["radix_hist"]["why_off"]
+
+
+def test_rule2_placement_refusal_is_decided_at_launch():
+    """Bug: a forced |Es| whose barriers the placement could not keep
+    released (the closure over divergence or a loop made one acquired:
+    stencil27 at |Es| 8, |Bs| 56, while 54 registers are live at its
+    barriers) failed the module at load, exit 1 (CUDA_ERROR_INVALID_PTX).
+    It is now a refusal of that kernel's launch, exit 2, naming the rule,
+    and analyze shows it."""
+    es = ["-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "regmutex.es=8"]
+    p = rfsim("run", "stencil3d", "--size", "small", *es)
+    assert p.returncode == 2, p.stderr
+    assert ("|Bs| = 56 impossible for 'stencil27': a CTA barrier would sit in an "
+            "acquired region (deadlock rule 2)") in p.stderr
+    assert "INVALID_PTX" not in p.stderr
+    p = rfsim("analyze", "stencil3d", *es, "--json", "-")
+    assert p.returncode == 0, p.stderr
+    k = json.loads(p.stdout)["kernels"][0]["regmutex"]
+    assert k["es"] == 0 and "deadlock rule 2" in k["why_off"]

@@ -300,6 +300,19 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 		RmPick keep = st->pick;
 		rc = regmutex_apply(m, fi, st->pick.bs, st);
 		st->pick = keep;
+		if (rc != RF_OK && force && !launched) {
+			/* a forced size the placement cannot use (a barrier would end
+			   up acquired): refused when this kernel is launched, as above */
+			snprintf(last, sizeof last, "%s", err_msg());
+			memset(st, 0, sizeof *st);
+			snprintf(st->why_buf, sizeof st->why_buf, "%s", last);
+			st->pick = keep;
+			st->pick.why = st->why_buf;
+			st->pick.es = 0, st->pick.bs = regs;
+			st->pick.warps_rm = st->pick.warps_base, st->pick.sections = 0;
+			f->rm_threads = -1;
+			return RF_OK;
+		}
 		if (rc == RF_OK || force) break;
 		snprintf(last, sizeof last, "%s", err_msg());
 		min_bs = st->pick.bs + 1;      /* the heuristic tries a smaller |Es| */
