@@ -64,6 +64,12 @@ typedef struct FatbinPtx {
  * arch <= max_arch, else the lowest.  RF_EINPUT with err_msg() when there is
  * none (saying how to rebuild) or the fatbin is malformed. */
 int fatbin_ptx(const void *wrapper, int max_arch, FatbinPtx *out);
+/* 1 if the wrapper is a device link's (nvcc -rdc: version 2) */
+int fatbin_linked(const void *wrapper);
+/* a device link's units, in link order: the PTX of each (chosen as fatbin_ptx
+ * does), *n of them in a malloc'd array; RF_EINPUT with err_msg() naming the
+ * unit whose PTX cannot be had */
+int fatbin_linked_ptx(const void *wrapper, int max_arch, FatbinPtx **out, size_t *n);
 
 /* ---- register.c: what nvcc registered, and the loaded modules ---- */
 
