@@ -57,6 +57,7 @@ needs_nvcc = pytest.mark.skipif(
     NVCC is None, reason="nvcc not found: building the CUDA test programs "
     "(tests/cudart/*.cu) needs the CUDA 13 toolkit")
 
+RDC_SRC = ["rdc_main.cu", "rdc_lib.cu", "rdc_host.cu"]
 # program -> nvcc options (besides -cudart shared); several builds of vecadd.cu
 PROGRAMS = {
     "vecadd": ("vecadd.cu", []),                        # nvcc default: zstd PTX
@@ -107,8 +108,15 @@ PROGRAMS = {
                     ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
     # cooperative launches: grid.sync() in a loop, oversized grids, grid deadlock
     "coopgrid": ("coopgrid.cu", ["-arch=sm_80", "-O2"]),
+    # relocatable device code: three units joined by the device link (rdc_main.cu);
+    # PTX only, the device link also lists libcudadevrt's unit; machine code only is
+    # refused, and so is dynamic parallelism (by name; the program accepts the refusal)
+    "rdc": (RDC_SRC, ["-rdc=true", "-arch=sm_80", "-O2"]),
+    "rdc_ptx": (RDC_SRC, ["-rdc=true", "-gencode", "arch=compute_80,code=compute_80"]),
+    "rdc_sass": (RDC_SRC, ["-rdc=true", "-gencode", "arch=compute_80,code=sm_80"]),
+    "rdc_dynpar": ("rdc_dynpar.cu", ["-rdc=true", "-arch=sm_80"]),
 }
-PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
+PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass", "rdc_dynpar")]
 # every built-in workload, in workloads.def order
 WORKLOADS = re.findall(r"^X\((\w+),", (ROOT / "workloads" / "workloads.def").read_text(), re.M)
 # programs are built once into the source tree's build/ and reused by later
@@ -598,7 +606,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 @needs_nvcc
 @pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures",
-                                  "coopgrid"])
+                                  "coopgrid", "rdc"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:
@@ -608,3 +616,59 @@ def test_program_passes_under_every_register_file_model(built, prog):
         p = f.result()
         assert p.returncode == 0 and "PASS" in p.stdout, \
             f"{prog} on {c} with {s}: exit {p.returncode}\n{p.stdout}\n{p.stderr}"
+
+
+# ---- relocatable device code (nvcc -rdc=true; src/ptx/link.c) -----------------
+
+RDC_KERNELS = ["rdc_kernel<<<(3,1,1),(128,1,1)>>>", "rdc_count_lib<<<(5,1,1),(64,1,1)>>>",
+               "rdc_read<<<(1,1,1),(32,1,1)>>>"]
+
+
+def rdc_passed(p):
+    """rdc_main.cu's run: every unit's kernel ran, each unit's printf string
+    (both named $str in their units) printed its own text."""
+    passed(p)
+    assert "rdc_main: 300 threads count 1" in p.stdout
+    assert "rdc_lib: 300 threads count 2" in p.stdout
+    for k in RDC_KERNELS:
+        assert k in p.stderr, p.stderr
+    assert "rfsim:" not in p.stderr.replace("rfsim: rdc_", ""), p.stderr
+
+
+@needs_nvcc
+@pytest.mark.parametrize("name", ["rdc", "rdc_ptx"])
+def test_rdc_units_link_into_one_program(built, name):
+    rdc_passed(run(built[name]))
+
+
+@needs_nvcc
+def test_rdc_separate_compilation_and_device_link(tmp_path):
+    """nvcc -dc per unit, nvcc -dlink, then the host link by the C++ compiler
+    against rfsim's library: the same program as one nvcc -rdc=true call."""
+    objs = []
+    for src in RDC_SRC:
+        obj = tmp_path / src.replace(".cu", ".o")
+        subprocess.run([NVCC, "-dc", "-arch=sm_80", "-O2", "-I", str(SRC), "-o", str(obj),
+                        str(SRC / src)], check=True, capture_output=True)
+        objs.append(str(obj))
+    dlink = tmp_path / "dlink.o"
+    subprocess.run([NVCC, "-dlink", "-arch=sm_80", "-o", str(dlink), *objs], check=True,
+                   capture_output=True)
+    exe = tmp_path / "rdc_dc"
+    subprocess.run(["c++", *objs, str(dlink), "-L", str(BUILD), "-l:libcudart.so.13",
+                    "-o", str(exe)], check=True)
+    rdc_passed(run(exe))
+
+
+@needs_nvcc
+def test_rdc_refusals_say_why(built):
+    p = run(built["rdc_sass"])
+    assert p.returncode == 1 and "PASS" not in p.stdout
+    assert ("relocatable device code, translation unit 1 of 3: this program's GPU code has "
+            "no PTX, only machine code for sm_80") in p.stderr
+    assert "cudaErrorNoKernelImageForDevice" in p.stderr
+    p = passed(run(built["rdc_dynpar"]))
+    assert "refused: cudaErrorInvalidPtx" in p.stdout
+    assert ("rdc link: device-side kernel launches (dynamic parallelism, "
+            "__cudaCDP2GetParameterBufferV2 in rdc_dynpar.rdc1.compute_80.ptx) are not "
+            "supported") in p.stderr

@@ -104,13 +104,17 @@ static void undefine(Module *m, int32_t sym)
 	s->isyms = NULL;
 }
 
+/* the device runtime's entry points (libcudadevrt): cudaX, and __cudaCDP2X as
+ * nvcc 12+ calls them; a device-side launch gets a parameter buffer, then launches */
+static int devrt_func(const char *name)
+{
+	return !strncmp(name, "cuda", 4) || !strncmp(name, "__cudaCDP", 9);
+}
+
 static int devrt_launch(const char *name)
 {
-	static const char *const names[] = {"cudaLaunchDevice", "cudaLaunchDeviceV2",
-	                                    "cudaGetParameterBuffer", "cudaGetParameterBufferV2"};
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (!strcmp(name, names[i])) return 1;
-	return 0;
+	return devrt_func(name) &&
+	       (strstr(name, "GetParameterBuffer") || strstr(name, "LaunchDevice"));
 }
 
 static void unresolved(const LSym *d, const PtxUnit *u)
@@ -118,7 +122,7 @@ static void unresolved(const LSym *d, const PtxUnit *u)
 	if (d->func && devrt_launch(d->name))
 		err_set("rdc link: device-side kernel launches (dynamic parallelism, %s in %s) are "
 		        "not supported", d->name, u[d->unit].name);
-	else if (d->func && !strncmp(d->name, "cuda", 4))
+	else if (d->func && devrt_func(d->name))
 		err_set("rdc link: %s in %s is a device runtime function (libcudadevrt), which "
 		        "rfsim does not provide", d->name, u[d->unit].name);
 	else
