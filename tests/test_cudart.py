@@ -237,6 +237,22 @@ def test_hand_built_fatbins_plain_zstd_lz4(tmp_path):
     assert "-gencode arch=compute_90,code=compute_90" in p.stderr
 
 
+def test_hand_built_device_links(tmp_path):
+    """Relocatable device code without the toolkit (rdc_hand.c): a version-2
+    wrapper listing two units' containers links them; an unresolved extern
+    and an LTO-IR-only unit are refused at load, naming why."""
+    exe = tmp_path / "rdc_hand"
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-I", str(ROOT / "src" / "cudart"),
+                    str(SRC / "rdc_hand.c"), "-L", str(BUILD), "-l:libcudart.so.13",
+                    "-lzstd", "-llz4", "-o", str(exe)], check=True)
+    p = passed(run(exe))
+    assert "ka<<<(1,1,1),(32,1,1)>>>" in p.stderr
+    assert ("rdc link: unresolved extern variable 'counter' (needed by "
+            "rdc_hand.1.rdc1.compute_80.ptx)") in p.stderr
+    assert ("relocatable device code, translation unit 1 of 1: this program's GPU code is "
+            "NVVM IR for JIT link-time optimization only (nvcc -dlto, code=lto_80)") in p.stderr
+
+
 def test_hand_built_graphs_capture_and_cooperative_launch(tmp_path):
     """Graphs, stream capture and grid.sync() without the CUDA toolkit: C
     host code (graph_hand.c) on the saxpy workload's PTX and nvcc's

@@ -184,7 +184,7 @@ static int container_ptx(const uint8_t *c, int max_arch, FatbinPtx *out)
 		if (e.kind == KIND_PTX) {
 			if (prefer(&e, found ? &best : NULL, max_arch)) best = e, found = 1;
 		} else if (e.kind != KIND_ELF) {
-			other = 1;
+			other = (int)e.arch;     /* NVVM IR (-dlto): kind 8 in nvcc 13 */
 		} else {
 			if ((int)e.arch > sass_arch) sass_arch = (int)e.arch;
 			if (strlen(sass) + 16 < sizeof sass)
@@ -193,8 +193,10 @@ static int container_ptx(const uint8_t *c, int max_arch, FatbinPtx *out)
 		}
 	}
 	if (!found && other) {
-		err_set("this program's GPU code is NVVM IR for link-time optimization (nvcc -dlto), "
-		        "which rfsim cannot run: rfsim simulates PTX.  Rebuild without -dlto");
+		err_set("this program's GPU code is NVVM IR for JIT link-time optimization only "
+		        "(nvcc -dlto, code=lto_%d), which rfsim cannot run: rfsim simulates PTX.  "
+		        "Rebuild it with PTX embedded: -arch=sm_%d (with or without -dlto) embeds "
+		        "compute_%d PTX", other, other, other);
 		return RF_EINPUT;
 	}
 	if (!found) return no_ptx(sass, sass_arch, max_arch);

@@ -7,7 +7,12 @@
  * __cudaRegisterFunction once per kernel (host stub address -> PTX name)
  * and __cudaRegisterVar once per __device__/__constant__ variable (host
  * shadow address -> PTX name, size), then __cudaRegisterFatBinaryEnd.
- * At exit it calls __cudaUnregisterFatBinary.  Nothing here touches the
+ * At exit it calls __cudaUnregisterFatBinary.  Relocatable device code
+ * (nvcc -rdc) registers once per device link instead: the link stub
+ * collects its units, registers one version-2 wrapper listing their
+ * fatbins (fatbin.c), and runs every unit's registrations under that one
+ * handle; loading links the units' PTX into one module (src/ptx/link.c),
+ * so kernels and variables of every unit live in it.  Nothing here touches the
  * simulator: registration only records.  The first runtime call that
  * needs the device (rt_ready) creates the context and loads every
  * registered unit as one driver module, PTX pulled out of its fatbin
@@ -217,7 +222,9 @@ static void module_load(RtModule *m)
 		RtFunc *f = funcs[i];
 		if (f->mod == m && cuModuleGetFunction(&f->f, m->mod, f->name)) {
 			f->f = NULL;
-			if (!devrt(f->name)) rt_say("%s: kernel %s was registered but is not in the PTX", prog(), f->name);
+			if (!devrt(f->name))   /* libcudadevrt's kernels: its unit is left out */
+				rt_say("%s: kernel %s was registered but is not in the PTX", prog(),
+				       f->name);
 		}
 	}
 	for (size_t i = 0; i < nvars; i++)

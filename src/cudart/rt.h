@@ -5,8 +5,9 @@
  * way NVIDIA's runtime is a layer over libcuda: one primary context,
  * created on first use from the environment's config (runtime.c); the
  * PTX that nvcc embedded in the program, pulled out of its fatbins
- * (fatbin.c) and loaded as one driver module per translation unit
- * (register.c); kernels, device variables and launches looked up by the
+ * (fatbin.c) and loaded as one driver module per translation unit, or
+ * per device link for relocatable device code, whose units' PTX is linked
+ * first (register.c, src/ptx/link.c); kernels, device variables and launches looked up by the
  * host addresses nvcc registered (register.c, launch.c); memory (memory.c,
  * and pitched.c for 2D and 3D);
  * streams and events (stream.c); graphs (graph.c, graphexec.c) and stream

@@ -191,6 +191,10 @@ TEST(link_errors_name_the_symbol_and_the_unit)
 		".extern .func (.param .b64 r) cudaGetParameterBufferV2(.param .b64 f);\n";
 	link_fails(dp, HEAD, NULL, "rdc link: device-side kernel launches (dynamic parallelism, "
 	           "cudaGetParameterBufferV2 in a.ptx) are not supported");
+	static const char cdp2[] = HEAD      /* what nvcc 12+ emits for child<<<...>>>() */
+		".extern .func (.param .b32 r) __cudaCDP2LaunchDeviceV2(.param .b64 p);\n";
+	link_fails(cdp2, HEAD, NULL, "rdc link: device-side kernel launches (dynamic parallelism, "
+	           "__cudaCDP2LaunchDeviceV2 in a.ptx) are not supported");
 	static const char devrt[] = HEAD
 		".extern .func (.param .b32 r) cudaGetDeviceCount(.param .b64 n);\n";
 	link_fails(devrt, HEAD, NULL, "rdc link: cudaGetDeviceCount in a.ptx is a device runtime "
