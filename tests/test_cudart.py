@@ -16,7 +16,9 @@ every common launch and copy mistake (errpaths.cu) and device faults
 (graphs.cu: stream capture with fork and join, explicit graphs, updates,
 what capture forbids) and cooperative launches (coopgrid.cu: grid.sync()
 in a loop under both cores and every register-file model, oversized grids,
-a grid deadlock) have programs of their own.
+a grid deadlock) have programs of their own, and so does relocatable
+device code (rdc_main.cu and two more units: nvcc -rdc=true, PTX only, -dc
+with a separate device link; rdc_dynpar.cu, rdc_hand.c: what is refused).
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
