@@ -133,13 +133,14 @@ static void unresolved(const LSym *d, const PtxUnit *u)
 /* resolve the symbols g[0..n) that share one name; RF_EINPUT with err_msg() */
 static int resolve(Module **m, const PtxUnit *u, LSym *g, size_t n, int (*provided)(const char *))
 {
-	const LSym *strong = NULL, *weak = NULL, *decl = NULL;
+	const LSym *strong = NULL, *weak = NULL, *decl = NULL, *first = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const LSym *s = &g[i];
 		if (!s->linkage) continue;
-		if (s->func != g[0].func && g[0].linkage) {
+		if (!first) first = s;
+		if (s->func != first->func) {
 			err_set("rdc link: '%s' is a %s in %s and a %s in %s", s->name,
-			        g[0].func ? "function" : "variable", u[g[0].unit].name,
+			        first->func ? "function" : "variable", u[first->unit].name,
 			        s->func ? "function" : "variable", u[s->unit].name);
 			return RF_EINPUT;
 		}

@@ -1,0 +1,2 @@
+build-ci/pic/src/base/base.o: src/base/base.c src/base/base.h
+src/base/base.h:

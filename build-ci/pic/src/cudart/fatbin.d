@@ -1,0 +1,11 @@
+build-ci/pic/src/cudart/fatbin.o: src/cudart/fatbin.c src/base/base.h \
+ src/cudart/rt.h src/api/cuda.h src/api/cuerrors.def src/base/config.h \
+ src/base/config.def src/cudart/cudart.h src/cudart/rterrors.def
+src/base/base.h:
+src/cudart/rt.h:
+src/api/cuda.h:
+src/api/cuerrors.def:
+src/base/config.h:
+src/base/config.def:
+src/cudart/cudart.h:
+src/cudart/rterrors.def:

@@ -1,0 +1,19 @@
+build-ci/pic/src/sim/exec_tex.o: src/sim/exec_tex.c src/base/base.h \
+ src/sim/alu.h src/ptx/ir.h src/ptx/ops.def src/sim/exec_int.h \
+ src/sim/warp.h src/sim/decode.h src/sim/gpu.h src/base/config.h \
+ src/base/config.def src/sim/tstats.h src/sim/tstats.def src/sim/mem.h \
+ src/sim/tex.h
+src/base/base.h:
+src/sim/alu.h:
+src/ptx/ir.h:
+src/ptx/ops.def:
+src/sim/exec_int.h:
+src/sim/warp.h:
+src/sim/decode.h:
+src/sim/gpu.h:
+src/base/config.h:
+src/base/config.def:
+src/sim/tstats.h:
+src/sim/tstats.def:
+src/sim/mem.h:
+src/sim/tex.h:

@@ -1,0 +1,6 @@
+build-ci/src/analysis/dom.o: src/analysis/dom.c src/analysis/cfg.h \
+ src/ptx/ir.h src/ptx/ops.def src/base/base.h
+src/analysis/cfg.h:
+src/ptx/ir.h:
+src/ptx/ops.def:
+src/base/base.h:

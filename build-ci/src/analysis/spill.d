@@ -1,0 +1,11 @@
+build-ci/src/analysis/spill.o: src/analysis/spill.c src/analysis/ra_int.h \
+ src/analysis/cfg.h src/ptx/ir.h src/ptx/ops.def src/analysis/live.h \
+ src/analysis/cfg.h src/analysis/regalloc.h src/base/base.h
+src/analysis/ra_int.h:
+src/analysis/cfg.h:
+src/ptx/ir.h:
+src/ptx/ops.def:
+src/analysis/live.h:
+src/analysis/cfg.h:
+src/analysis/regalloc.h:
+src/base/base.h:

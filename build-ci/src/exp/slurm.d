@@ -1,0 +1,3 @@
+build-ci/src/exp/slurm.o: src/exp/slurm.c src/base/base.h src/exp/exp.h
+src/base/base.h:
+src/exp/exp.h:

@@ -1,0 +1,16 @@
+build-ci/src/sim/exec_mmasync.o: src/sim/exec_mmasync.c src/base/base.h \
+ src/sim/exec_int.h src/sim/warp.h src/sim/decode.h src/ptx/ir.h \
+ src/ptx/ops.def src/sim/gpu.h src/base/config.h src/base/config.def \
+ src/sim/tstats.h src/sim/tstats.def src/sim/mem.h
+src/base/base.h:
+src/sim/exec_int.h:
+src/sim/warp.h:
+src/sim/decode.h:
+src/ptx/ir.h:
+src/ptx/ops.def:
+src/sim/gpu.h:
+src/base/config.h:
+src/base/config.def:
+src/sim/tstats.h:
+src/sim/tstats.def:
+src/sim/mem.h:

@@ -1,0 +1,16 @@
+build-ci/src/sim/rf/rf_ideal.o: src/sim/rf/rf_ideal.c src/base/base.h \
+ src/sim/rf/rf.h src/base/config.h src/base/config.def src/sim/timing.h \
+ src/sim/decode.h src/ptx/ir.h src/ptx/ops.def src/sim/gpu.h \
+ src/sim/tstats.h src/sim/tstats.def src/sim/rf/models.def
+src/base/base.h:
+src/sim/rf/rf.h:
+src/base/config.h:
+src/base/config.def:
+src/sim/timing.h:
+src/sim/decode.h:
+src/ptx/ir.h:
+src/ptx/ops.def:
+src/sim/gpu.h:
+src/sim/tstats.h:
+src/sim/tstats.def:
+src/sim/rf/models.def:

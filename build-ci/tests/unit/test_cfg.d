@@ -1,0 +1,11 @@
+build-ci/tests/unit/test_cfg.o: tests/unit/test_cfg.c tests/unit/unit.h \
+ src/analysis/cfg.h src/ptx/ir.h src/ptx/ops.def src/base/base.h \
+ tests/unit/tfunc.h src/ptx/ptx.h src/ptx/ir.h
+tests/unit/unit.h:
+src/analysis/cfg.h:
+src/ptx/ir.h:
+src/ptx/ops.def:
+src/base/base.h:
+tests/unit/tfunc.h:
+src/ptx/ptx.h:
+src/ptx/ir.h:
