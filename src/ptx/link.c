@@ -54,7 +54,7 @@
 #include "ptx.h"
 
 typedef struct LSym {        /* one module-scope symbol of one unit */
-	const char *name;
+	char *name;              /* a copy: renaming interns strings, which moves a module's */
 	int unit;                /* index into the units */
 	int32_t sym;             /* Sym id in that unit's module */
 	uint8_t func;            /* a function (else a variable) */
@@ -81,7 +81,7 @@ static void collect(const Module *m, int unit, LSym **v, size_t *n, size_t *cap)
 		int func = s->kind == SYM_FUNC;
 		VEC_RESERVE(*v, *cap, *n + 1);
 		(*v)[(*n)++] = (LSym){
-			.name = ir_str(m, s->name), .unit = unit, .sym = m->globals[i], .func = func,
+			.name = xstrdup(ir_str(m, s->name)), .unit = unit, .sym = m->globals[i], .func = func,
 			.def = func ? m->funcs[s->func].has_body : !(s->attr & ATTR_EXTERN),
 			.weak = (s->attr & (ATTR_WEAK | ATTR_COMMON)) != 0,
 			.linkage = (s->attr & (ATTR_VISIBLE | ATTR_EXTERN | ATTR_WEAK |
@@ -164,8 +164,8 @@ static int resolve(Module **m, const PtxUnit *u, LSym *g, size_t n, int (*provid
 		unresolved(decl, u);
 		return RF_EINPUT;
 	}
-	for (size_t i = 0; i < n; i++) {         /* unit-local names another unit also uses */
-		if (g[i].linkage || n < 2) continue;
+	for (size_t i = 0; n > 1 && i < n; i++) {   /* unit-local names another unit uses */
+		if (g[i].linkage) continue;
 		Module *mi = m[g[i].unit];
 		char buf[512];
 		snprintf(buf, sizeof buf, "%s$rdc%d", g[i].name, g[i].unit + 1);
@@ -233,6 +233,7 @@ char *ptx_link(const PtxUnit *u, int n, int (*provided)(const char *), size_t *l
 	for (int i = 0; i < n; i++)
 		if (m[i]) ir_free(m[i]);
 	free(m);
+	for (size_t i = 0; i < nv; i++) free(v[i].name);
 	free(v);
 	return out;
 }

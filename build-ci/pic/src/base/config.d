@@ -1,8 +1,0 @@
-build-ci/pic/src/base/config.o: src/base/config.c src/base/config.h \
- src/base/config.def src/base/base.h src/base/json.h \
- src/sim/rf/models.def
-src/base/config.h:
-src/base/config.def:
-src/base/base.h:
-src/base/json.h:
-src/sim/rf/models.def:

@@ -1,4 +1,0 @@
-build-ci/pic/src/base/json.o: src/base/json.c src/base/json.h \
- src/base/base.h
-src/base/json.h:
-src/base/base.h:

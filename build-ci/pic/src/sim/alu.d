@@ -1,5 +1,0 @@
-build-ci/pic/src/sim/alu.o: src/sim/alu.c src/sim/alu.h src/ptx/ir.h \
- src/ptx/ops.def
-src/sim/alu.h:
-src/ptx/ir.h:
-src/ptx/ops.def:

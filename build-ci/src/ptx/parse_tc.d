@@ -1,6 +1,0 @@
-build-ci/src/ptx/parse_tc.o: src/ptx/parse_tc.c src/ptx/parse.h \
- src/ptx/ir.h src/ptx/ops.def src/ptx/lex.h
-src/ptx/parse.h:
-src/ptx/ir.h:
-src/ptx/ops.def:
-src/ptx/lex.h:

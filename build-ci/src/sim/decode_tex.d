@@ -1,7 +1,0 @@
-build-ci/src/sim/decode_tex.o: src/sim/decode_tex.c src/base/base.h \
- src/sim/decode_int.h src/sim/decode.h src/ptx/ir.h src/ptx/ops.def
-src/base/base.h:
-src/sim/decode_int.h:
-src/sim/decode.h:
-src/ptx/ir.h:
-src/ptx/ops.def:

@@ -1,4 +1,0 @@
-build-ci/src/sim/events.o: src/sim/events.c src/sim/events.h \
- src/base/base.h
-src/sim/events.h:
-src/base/base.h:

@@ -1,8 +1,0 @@
-build-ci/tests/unit/test_alu_int.o: tests/unit/test_alu_int.c \
- tests/unit/alu_test.h src/sim/alu.h src/ptx/ir.h src/ptx/ops.def \
- tests/unit/unit.h
-tests/unit/alu_test.h:
-src/sim/alu.h:
-src/ptx/ir.h:
-src/ptx/ops.def:
-tests/unit/unit.h:

@@ -1,8 +1,0 @@
-build-ci/tests/unit/test_parse_corpus.o: tests/unit/test_parse_corpus.c \
- src/base/base.h src/ptx/ptx.h src/ptx/ir.h src/ptx/ops.def \
- tests/unit/unit.h
-src/base/base.h:
-src/ptx/ptx.h:
-src/ptx/ir.h:
-src/ptx/ops.def:
-tests/unit/unit.h:
