@@ -655,8 +655,13 @@ def rdc_passed(p):
 
 @needs_nvcc
 @pytest.mark.parametrize("name", ["rdc", "rdc_ptx"])
-def test_rdc_units_link_into_one_program(built, name):
-    rdc_passed(run(built[name]))
+def test_rdc_units_link_into_one_program(built, name, tmp_path):
+    rdc_passed(run(built[name], RFSIM_PTX_DIR=tmp_path))
+    linked = (tmp_path / f"{name}.linked.compute_80.ptx").read_text()
+    # one definition per symbol; libcudadevrt's unit (PTX-only builds) left out
+    assert linked.count(".visible .global .align 4 .u32 rdc_counter;") == 1
+    assert linked.count(".visible .const .align 4 .b8 rdc_table[64];") == 1
+    assert "cuda_device_runtime" not in linked
 
 
 @needs_nvcc

@@ -190,6 +190,20 @@ static int linked_ptx(RtModule *m, const char *base, FatbinPtx *ptx)
 	return ptx->text ? 0 : -1;
 }
 
+/* RFSIM_PTX_DIR=DIR: each module's PTX, as loaded, into DIR/name (a linked rdc
+ * module's text is where its load errors point) */
+static void ptx_dump(const char *name, const FatbinPtx *ptx)
+{
+	const char *dir = getenv("RFSIM_PTX_DIR");
+	if (!dir || !*dir) return;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fwrite(ptx->text, 1, ptx->len, f) != ptx->len)
+		rt_say("%s: RFSIM_PTX_DIR: cannot write %s", prog(), path);
+	if (f) fclose(f);
+}
+
 static void module_load(RtModule *m)
 {
 	m->tried = 1;
@@ -208,6 +222,7 @@ static void module_load(RtModule *m)
 	}
 	snprintf(name, sizeof name, "%s%s.compute_%d.ptx", base,
 	         fatbin_linked(m->wrapper) ? ".linked" : "", ptx.arch);
+	ptx_dump(name, &ptx);
 	CUresult r = api_module_load(&m->mod, ptx.text, name);   /* prints the located error */
 	free(ptx.text);
 	if (r) {
