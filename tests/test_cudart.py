@@ -16,7 +16,9 @@ every common launch and copy mistake (errpaths.cu) and device faults
 (graphs.cu: stream capture with fork and join, explicit graphs, updates,
 what capture forbids) and cooperative launches (coopgrid.cu: grid.sync()
 in a loop under both cores and every register-file model, oversized grids,
-a grid deadlock) have programs of their own.
+a grid deadlock) have programs of their own, and so does relocatable
+device code (rdc_main.cu and two more units: nvcc -rdc=true, PTX only, -dc
+with a separate device link; rdc_dynpar.cu, rdc_hand.c: what is refused).
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
@@ -57,6 +59,7 @@ needs_nvcc = pytest.mark.skipif(
     NVCC is None, reason="nvcc not found: building the CUDA test programs "
     "(tests/cudart/*.cu) needs the CUDA 13 toolkit")
 
+RDC_SRC = ["rdc_main.cu", "rdc_lib.cu", "rdc_host.cu"]
 # program -> nvcc options (besides -cudart shared); several builds of vecadd.cu
 PROGRAMS = {
     "vecadd": ("vecadd.cu", []),                        # nvcc default: zstd PTX
@@ -107,8 +110,15 @@ PROGRAMS = {
                     ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
     # cooperative launches: grid.sync() in a loop, oversized grids, grid deadlock
     "coopgrid": ("coopgrid.cu", ["-arch=sm_80", "-O2"]),
+    # relocatable device code: three units joined by the device link (rdc_main.cu);
+    # PTX only, the device link also lists libcudadevrt's unit; machine code only is
+    # refused, and so is dynamic parallelism (by name; the program accepts the refusal)
+    "rdc": (RDC_SRC, ["-rdc=true", "-arch=sm_80", "-O2"]),
+    "rdc_ptx": (RDC_SRC, ["-rdc=true", "-gencode", "arch=compute_80,code=compute_80"]),
+    "rdc_sass": (RDC_SRC, ["-rdc=true", "-gencode", "arch=compute_80,code=sm_80"]),
+    "rdc_dynpar": ("rdc_dynpar.cu", ["-rdc=true", "-arch=sm_80"]),
 }
-PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
+PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass", "rdc_dynpar")]
 # every built-in workload, in workloads.def order
 WORKLOADS = re.findall(r"^X\((\w+),", (ROOT / "workloads" / "workloads.def").read_text(), re.M)
 # programs are built once into the source tree's build/ and reused by later
@@ -227,6 +237,22 @@ def test_hand_built_fatbins_plain_zstd_lz4(tmp_path):
     assert p.stderr.count("saxpy<<<(4,1,1),(128,1,1)>>>") == 5
     assert "no PTX, only machine code for sm_90" in p.stderr
     assert "-gencode arch=compute_90,code=compute_90" in p.stderr
+
+
+def test_hand_built_device_links(tmp_path):
+    """Relocatable device code without the toolkit (rdc_hand.c): a version-2
+    wrapper listing two units' containers links them; an unresolved extern
+    and an LTO-IR-only unit are refused at load, naming why."""
+    exe = tmp_path / "rdc_hand"
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-I", str(ROOT / "src" / "cudart"),
+                    str(SRC / "rdc_hand.c"), "-L", str(BUILD), "-l:libcudart.so.13",
+                    "-lzstd", "-llz4", "-o", str(exe)], check=True)
+    p = passed(run(exe))
+    assert "ka<<<(1,1,1),(32,1,1)>>>" in p.stderr
+    assert ("rdc link: unresolved extern variable 'counter' (needed by "
+            "rdc_hand.1.rdc1.compute_80.ptx)") in p.stderr
+    assert ("relocatable device code, translation unit 1 of 1: this program's GPU code is "
+            "NVVM IR for JIT link-time optimization only (nvcc -dlto, code=lto_80)") in p.stderr
 
 
 def test_hand_built_graphs_capture_and_cooperative_launch(tmp_path):
@@ -598,7 +624,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 @needs_nvcc
 @pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures",
-                                  "coopgrid"])
+                                  "coopgrid", "rdc"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:
@@ -608,3 +634,64 @@ def test_program_passes_under_every_register_file_model(built, prog):
         p = f.result()
         assert p.returncode == 0 and "PASS" in p.stdout, \
             f"{prog} on {c} with {s}: exit {p.returncode}\n{p.stdout}\n{p.stderr}"
+
+
+# ---- relocatable device code (nvcc -rdc=true; src/ptx/link.c) -----------------
+
+RDC_KERNELS = ["rdc_kernel<<<(3,1,1),(128,1,1)>>>", "rdc_count_lib<<<(5,1,1),(64,1,1)>>>",
+               "rdc_read<<<(1,1,1),(32,1,1)>>>"]
+
+
+def rdc_passed(p):
+    """rdc_main.cu's run: every unit's kernel ran, each unit's printf string
+    (both named $str in their units) printed its own text."""
+    passed(p)
+    assert "rdc_main: 300 threads count 1" in p.stdout
+    assert "rdc_lib: 300 threads count 2" in p.stdout
+    for k in RDC_KERNELS:
+        assert k in p.stderr, p.stderr
+    assert "rfsim:" not in p.stderr.replace("rfsim: rdc_", ""), p.stderr
+
+
+@needs_nvcc
+@pytest.mark.parametrize("name", ["rdc", "rdc_ptx"])
+def test_rdc_units_link_into_one_program(built, name, tmp_path):
+    rdc_passed(run(built[name], RFSIM_PTX_DIR=tmp_path))
+    linked = (tmp_path / f"{name}.linked.compute_80.ptx").read_text()
+    # one definition per symbol; libcudadevrt's unit (PTX-only builds) left out
+    assert linked.count(".visible .global .align 4 .u32 rdc_counter;") == 1
+    assert linked.count(".visible .const .align 4 .b8 rdc_table[64];") == 1
+    assert "cuda_device_runtime" not in linked
+
+
+@needs_nvcc
+def test_rdc_separate_compilation_and_device_link(tmp_path):
+    """nvcc -dc per unit, nvcc -dlink, then the host link by the C++ compiler
+    against rfsim's library: the same program as one nvcc -rdc=true call."""
+    objs = []
+    for src in RDC_SRC:
+        obj = tmp_path / src.replace(".cu", ".o")
+        subprocess.run([NVCC, "-dc", "-arch=sm_80", "-O2", "-I", str(SRC), "-o", str(obj),
+                        str(SRC / src)], check=True, capture_output=True)
+        objs.append(str(obj))
+    dlink = tmp_path / "dlink.o"
+    subprocess.run([NVCC, "-dlink", "-arch=sm_80", "-o", str(dlink), *objs], check=True,
+                   capture_output=True)
+    exe = tmp_path / "rdc_dc"
+    subprocess.run(["c++", *objs, str(dlink), "-L", str(BUILD), "-l:libcudart.so.13",
+                    "-o", str(exe)], check=True)
+    rdc_passed(run(exe))
+
+
+@needs_nvcc
+def test_rdc_refusals_say_why(built):
+    p = run(built["rdc_sass"])
+    assert p.returncode == 1 and "PASS" not in p.stdout
+    assert ("relocatable device code, translation unit 1 of 3: this program's GPU code has "
+            "no PTX, only machine code for sm_80") in p.stderr
+    assert "cudaErrorNoKernelImageForDevice" in p.stderr
+    p = passed(run(built["rdc_dynpar"]))
+    assert "refused: cudaErrorInvalidPtx" in p.stdout
+    assert ("rdc link: device-side kernel launches (dynamic parallelism, "
+            "__cudaCDP2GetParameterBufferV2 in rdc_dynpar.rdc1.compute_80.ptx) are not "
+            "supported") in p.stderr

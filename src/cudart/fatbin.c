@@ -8,9 +8,9 @@
  * public reverse-engineering, e.g. n-eiling/cuda-fatbin-decompression, and
  * with what tests/test_cudart.py builds here).  All integers little-endian.
  *
- *   wrapper    u32 magic 0x466243b1, u32 version (1; 2 = prelinked -rdc
- *              fatbins, not supported), u64 address of the container,
- *              u64 filename or prelinked list (unused)
+ *   wrapper    u32 magic 0x466243b1, u32 version (1; 2 = a device link's,
+ *              below), u64 address of the container, u64 filename (unused)
+ *              or, in version 2, the list of prelinked containers
  *   container  u32 magic 0xBA55ED50, u16 version (1), u16 header size (16),
  *              u64 bytes of entries that follow the header
  *   entry      u16 kind (1 PTX, 2 ELF/SASS), u16 ?, u32 header size
@@ -31,6 +31,23 @@
  * device's compute capability admits, and, when every entry is newer,
  * the oldest (rfsim does not check PTX targets, so it usually still runs).
  * A fatbin with SASS only cannot run: the message says how to rebuild.
+ *
+ * Relocatable device code (nvcc -rdc=true, or -dc and -dlink).  Each
+ * unit's fatbin (section __nv_relfatbin; entries flagged 0x10,
+ * relocatable) holds its relocatable cubin and its PTX, with `.extern`
+ * declarations of what other units define.  Its host code never
+ * registers it: it calls __cudaRegisterLinkedBinary_<module id>, which
+ * the device link's stub (nvcc's crt/link.stub) defines; when the last
+ * unit has called, the stub registers ONE version-2 wrapper whose
+ * container is nvlink's output -- the linked sm_XX cubin, or an empty
+ * container when the build embeds PTX only -- and whose fourth field
+ * points at a NULL-terminated array of the units' containers (each
+ * unit's wrapper's data pointer), then runs every unit's registration
+ * callback (kernels, variables) with that one handle.  The linked image
+ * never holds PTX, so rfsim takes the PTX of each listed container
+ * (fatbin_linked_ptx) and links it itself (src/ptx/link.c).  A unit with
+ * machine code only (-gencode ...,code=sm_XX) or NVVM IR for link-time
+ * optimization (-dlto; entry kinds other than PTX and ELF) is refused.
  */
 #include <lz4.h>
 #include <stdio.h>
@@ -46,6 +63,7 @@ enum {
 	CONTAINER_MAGIC = 0xBA55ED50,
 	ENTRY_MIN = 64,              /* smallest entry header */
 	KIND_PTX = 1,
+	KIND_ELF = 2,
 	FLAG_LZ4 = 0x2000,
 	FLAG_ZSTD = 0x8000,
 	MAX_PTX_BYTES = 1 << 30,     /* refuse absurd sizes rather than allocate them */
@@ -147,28 +165,16 @@ static int no_ptx(const char *sass, int sass_arch, int max_arch)
 	return RF_EINPUT;
 }
 
-int fatbin_ptx(const void *wrapper, int max_arch, FatbinPtx *out)
+/* the best PTX of the container at c; RF_EINPUT with err_msg() */
+static int container_ptx(const uint8_t *c, int max_arch, FatbinPtx *out)
 {
-	memset(out, 0, sizeof *out);
-	const uint8_t *w = wrapper;
-	if (!w || rd32(w) != WRAPPER_MAGIC) {
-		err_set("fatbin: registered object is not an nvcc fatbin wrapper (magic %#x)",
-		        w ? rd32(w) : 0);
-		return RF_EINPUT;
-	}
-	if (rd32(w + 4) != 1) {
-		err_set("fatbin: wrapper version %u: relocatable device code (nvcc -rdc) is not "
-		        "supported; build without -rdc", rd32(w + 4));
-		return RF_EINPUT;
-	}
-	const uint8_t *c = (const uint8_t *)(uintptr_t)rd64(w + 8);
 	if (!c || rd32(c) != CONTAINER_MAGIC || rd16(c + 6) < 16) {
 		err_set("fatbin: no fatbin container (magic %#x) behind the wrapper", c ? rd32(c) : 0);
 		return RF_EINPUT;
 	}
 	const uint8_t *p = c + rd16(c + 6), *end = p + rd64(c + 8);
 	Entry e, best = {0};
-	int found = 0, sass_arch = 0;
+	int found = 0, sass_arch = 0, other = 0;
 	char sass[128] = "";
 	for (uint64_t n; p < end; p += n) {
 		if (!(n = entry_read(p, (uint64_t)(end - p), &e))) {
@@ -177,6 +183,8 @@ int fatbin_ptx(const void *wrapper, int max_arch, FatbinPtx *out)
 		}
 		if (e.kind == KIND_PTX) {
 			if (prefer(&e, found ? &best : NULL, max_arch)) best = e, found = 1;
+		} else if (e.kind != KIND_ELF) {
+			other = (int)e.arch;     /* NVVM IR (-dlto): kind 8 in nvcc 13 */
 		} else {
 			if ((int)e.arch > sass_arch) sass_arch = (int)e.arch;
 			if (strlen(sass) + 16 < sizeof sass)
@@ -184,7 +192,67 @@ int fatbin_ptx(const void *wrapper, int max_arch, FatbinPtx *out)
 				         *sass ? ", " : "", e.arch);
 		}
 	}
+	if (!found && other) {
+		err_set("this program's GPU code is NVVM IR for JIT link-time optimization only "
+		        "(nvcc -dlto, code=lto_%d), which rfsim cannot run: rfsim simulates PTX.  "
+		        "Rebuild it with PTX embedded: -arch=sm_%d (with or without -dlto) embeds "
+		        "compute_%d PTX", other, other, other);
+		return RF_EINPUT;
+	}
 	if (!found) return no_ptx(sass, sass_arch, max_arch);
 	out->arch = (int)best.arch;
 	return entry_text(&best, out);
+}
+
+static int wrapper_check(const uint8_t *w)
+{
+	if (w && rd32(w) == WRAPPER_MAGIC) return RF_OK;
+	err_set("fatbin: registered object is not an nvcc fatbin wrapper (magic %#x)",
+	        w ? rd32(w) : 0);
+	return RF_EINPUT;
+}
+
+int fatbin_linked(const void *wrapper)
+{
+	return wrapper && !wrapper_check(wrapper) && rd32((const uint8_t *)wrapper + 4) == 2;
+}
+
+int fatbin_ptx(const void *wrapper, int max_arch, FatbinPtx *out)
+{
+	memset(out, 0, sizeof *out);
+	const uint8_t *w = wrapper;
+	if (wrapper_check(w)) return RF_EINPUT;
+	if (rd32(w + 4) != 1) {
+		err_set("fatbin: wrapper version %u: not a translation unit's fatbin", rd32(w + 4));
+		return RF_EINPUT;
+	}
+	return container_ptx((const uint8_t *)(uintptr_t)rd64(w + 8), max_arch, out);
+}
+
+int fatbin_linked_ptx(const void *wrapper, int max_arch, FatbinPtx **out, size_t *n)
+{
+	*out = NULL, *n = 0;
+	const uint8_t *w = wrapper;
+	if (wrapper_check(w)) return RF_EINPUT;
+	const uint8_t *const *list = (const uint8_t *const *)(uintptr_t)rd64(w + 16);
+	if (rd32(w + 4) != 2 || !list || !list[0]) {
+		err_set("fatbin: a device link's wrapper (version %u) lists no translation units",
+		        rd32(w + 4));
+		return RF_EINPUT;
+	}
+	size_t k = 0;
+	while (list[k]) k++;
+	FatbinPtx *v = xcalloc(k, sizeof *v);
+	for (size_t i = 0; i < k; i++) {
+		if (container_ptx(list[i], max_arch, &v[i])) {
+			char why[1024];
+			snprintf(why, sizeof why, "%s", err_msg());
+			err_set("relocatable device code, translation unit %zu of %zu: %s", i + 1, k, why);
+			for (size_t j = 0; j < i; j++) free(v[j].text);
+			free(v);
+			return RF_EINPUT;
+		}
+	}
+	*out = v, *n = k;
+	return RF_OK;
 }

@@ -7,7 +7,12 @@
  * __cudaRegisterFunction once per kernel (host stub address -> PTX name)
  * and __cudaRegisterVar once per __device__/__constant__ variable (host
  * shadow address -> PTX name, size), then __cudaRegisterFatBinaryEnd.
- * At exit it calls __cudaUnregisterFatBinary.  Nothing here touches the
+ * At exit it calls __cudaUnregisterFatBinary.  Relocatable device code
+ * (nvcc -rdc) registers once per device link instead: the link stub
+ * collects its units, registers one version-2 wrapper listing their
+ * fatbins (fatbin.c), and runs every unit's registrations under that one
+ * handle; loading links the units' PTX into one module (src/ptx/link.c),
+ * so kernels and variables of every unit live in it.  Nothing here touches the
  * simulator: registration only records.  The first runtime call that
  * needs the device (rt_ready) creates the context and loads every
  * registered unit as one driver module, PTX pulled out of its fatbin
@@ -34,6 +39,8 @@
 
 #include "api/api.h"
 #include "base/base.h"
+#include "ptx/ptx.h"
+#include "sim/decode.h"
 #include "rt.h"
 
 struct RtModule {
@@ -142,21 +149,80 @@ static void managed_place(RtVar *v)
 	*v->managed = (void *)(uintptr_t)a;
 }
 
+static int provided(const char *name) { return builtin_lookup(name) != BUILTIN_NONE; }
+
+/* libcudadevrt's unit: nvcc names its static kernels after cuda_device_runtime.cu */
+static int devrt(const char *text) { return strstr(text, "_cuda_device_runtime_cu_") != NULL; }
+
+/* a device link's PTX: its units' PTX linked into one module's text (link.c);
+ * -1 with the reason said and m->status set */
+static int linked_ptx(RtModule *m, const char *base, FatbinPtx *ptx)
+{
+	FatbinPtx *tu;
+	size_t n;
+	if (fatbin_linked_ptx(m->wrapper, ptx_arch(), &tu, &n)) {
+		rt_say("%s: %s", prog(), err_msg());
+		m->status = cudaErrorNoKernelImageForDevice;
+		return -1;
+	}
+	PtxUnit *u = xcalloc(n, sizeof *u);
+	char (*names)[400] = xcalloc(n, sizeof *names);
+	int nu = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* libcudadevrt's unit (device-side launches, memcpy, ...: its PTX calls the
+		 * driver's cnp* and __cuda_syscall_* entry points), which PTX-only builds
+		 * always list: left out, so that a unit needing it is refused by name */
+		if (devrt(tu[i].text)) continue;
+		snprintf(names[nu], sizeof names[nu], "%s.rdc%zu.compute_%d.ptx", base, i + 1,
+		         tu[i].arch);
+		u[nu] = (PtxUnit){tu[i].text, tu[i].len, names[nu]};
+		nu++;
+	}
+	memset(ptx, 0, sizeof *ptx);
+	ptx->text = ptx_link(u, nu, provided, &ptx->len);
+	ptx->arch = tu[0].arch;
+	if (!ptx->text) {
+		rt_say("%s: %s", prog(), err_msg());
+		m->status = cudaErrorInvalidPtx;
+	}
+	for (size_t i = 0; i < n; i++) free(tu[i].text);
+	free(tu), free(u), free(names);
+	return ptx->text ? 0 : -1;
+}
+
+/* RFSIM_PTX_DIR=DIR: each module's PTX, as loaded, into DIR/name (a linked rdc
+ * module's text is where its load errors point) */
+static void ptx_dump(const char *name, const FatbinPtx *ptx)
+{
+	const char *dir = getenv("RFSIM_PTX_DIR");
+	if (!dir || !*dir) return;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fwrite(ptx->text, 1, ptx->len, f) != ptx->len)
+		rt_say("%s: RFSIM_PTX_DIR: cannot write %s", prog(), path);
+	if (f) fclose(f);
+}
+
 static void module_load(RtModule *m)
 {
 	m->tried = 1;
 	FatbinPtx ptx;
-	if (fatbin_ptx(m->wrapper, ptx_arch(), &ptx)) {
-		rt_say("%s: %s", prog(), err_msg());
-		m->status = strstr(err_msg(), "-rdc") ? cudaErrorInvalidKernelImage
-		                                      : cudaErrorNoKernelImageForDevice;
-		return;
-	}
-	char name[300];
+	char base[300], name[400];
 	size_t k = 0;
 	while (k < nmods && mods[k] != m) k++;
-	if (k) snprintf(name, sizeof name, "%s.%zu.compute_%d.ptx", prog(), k, ptx.arch);
-	else snprintf(name, sizeof name, "%s.compute_%d.ptx", prog(), ptx.arch);
+	if (k) snprintf(base, sizeof base, "%s.%zu", prog(), k);
+	else snprintf(base, sizeof base, "%s", prog());
+	if (fatbin_linked(m->wrapper)) {
+		if (linked_ptx(m, base, &ptx)) return;
+	} else if (fatbin_ptx(m->wrapper, ptx_arch(), &ptx)) {
+		rt_say("%s: %s", prog(), err_msg());
+		m->status = cudaErrorNoKernelImageForDevice;
+		return;
+	}
+	snprintf(name, sizeof name, "%s%s.compute_%d.ptx", base,
+	         fatbin_linked(m->wrapper) ? ".linked" : "", ptx.arch);
+	ptx_dump(name, &ptx);
 	CUresult r = api_module_load(&m->mod, ptx.text, name);   /* prints the located error */
 	free(ptx.text);
 	if (r) {
@@ -171,7 +237,9 @@ static void module_load(RtModule *m)
 		RtFunc *f = funcs[i];
 		if (f->mod == m && cuModuleGetFunction(&f->f, m->mod, f->name)) {
 			f->f = NULL;
-			rt_say("%s: kernel %s was registered but is not in the PTX", prog(), f->name);
+			if (!devrt(f->name))   /* libcudadevrt's kernels: its unit is left out */
+				rt_say("%s: kernel %s was registered but is not in the PTX", prog(),
+				       f->name);
 		}
 	}
 	for (size_t i = 0; i < nvars; i++)

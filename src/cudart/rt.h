@@ -5,8 +5,9 @@
  * way NVIDIA's runtime is a layer over libcuda: one primary context,
  * created on first use from the environment's config (runtime.c); the
  * PTX that nvcc embedded in the program, pulled out of its fatbins
- * (fatbin.c) and loaded as one driver module per translation unit
- * (register.c); kernels, device variables and launches looked up by the
+ * (fatbin.c) and loaded as one driver module per translation unit, or
+ * per device link for relocatable device code, whose units' PTX is linked
+ * first (register.c, src/ptx/link.c); kernels, device variables and launches looked up by the
  * host addresses nvcc registered (register.c, launch.c); memory (memory.c,
  * and pitched.c for 2D and 3D);
  * streams and events (stream.c); graphs (graph.c, graphexec.c) and stream
@@ -64,6 +65,12 @@ typedef struct FatbinPtx {
  * arch <= max_arch, else the lowest.  RF_EINPUT with err_msg() when there is
  * none (saying how to rebuild) or the fatbin is malformed. */
 int fatbin_ptx(const void *wrapper, int max_arch, FatbinPtx *out);
+/* 1 if the wrapper is a device link's (nvcc -rdc: version 2) */
+int fatbin_linked(const void *wrapper);
+/* a device link's units, in link order: the PTX of each (chosen as fatbin_ptx
+ * does), *n of them in a malloc'd array; RF_EINPUT with err_msg() naming the
+ * unit whose PTX cannot be had */
+int fatbin_linked_ptx(const void *wrapper, int max_arch, FatbinPtx **out, size_t *n);
 
 /* ---- register.c: what nvcc registered, and the loaded modules ---- */
 

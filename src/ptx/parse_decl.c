@@ -321,14 +321,37 @@ static void init_layout(Parser *p, Sym *s)
 
 /* ---- variables and registers ----------------------------------------------- */
 
+/* a module-scope variable declared again: an .extern declaration may be
+ * repeated, and may come before or after the one definition (as in PTX
+ * that the rdc linker, link.c, joins from several modules); all of them
+ * name one symbol.  -> the symbol a definition completes, -1 when the
+ * declaration adds nothing (an .extern one after the first), or -2 when
+ * the name is new. */
+static int32_t var_redeclare(Parser *p, const Tok *name, const Sym *spec)
+{
+	const Bind *b = p_lookup(p, name->s, name->len);
+	if (!b || b->depth != p->depth || b->kind != B_SYM) return -2;
+	Sym *old = &p->m->syms[b->val];
+	int ext_new = (spec->attr & ATTR_EXTERN) != 0, ext_old = (old->attr & ATTR_EXTERN) != 0;
+	if (old->kind != SYM_VAR || old->space != spec->space || !(ext_new || ext_old))
+		p_error_at(p, name, "redeclaration of '%.*s'", (int)name->len, name->s);
+	return ext_new ? -1 : b->val;
+}
+
 /* one declarator: NAME [dims] [ '=' elems ] */
 static void declarator(Parser *p, const Sym *spec, int at_module)
 {
 	Module *m = p->m;
 	Tok name = p->lx.tok;
 	p_expect(p, TK_IDENT, "a variable name");
-	int32_t id = p_new_sym(p, &name, spec->space == SP_PARAM ? SYM_PARAM : SYM_VAR,
-	                       (Space)spec->space);
+	int32_t id = at_module ? var_redeclare(p, &name, spec) : -2;
+	if (id == -1) {                                 /* a repeated .extern declaration */
+		dims(p);
+		return;
+	}
+	int fresh = id == -2;
+	if (fresh) id = p_new_sym(p, &name, spec->space == SP_PARAM ? SYM_PARAM : SYM_VAR,
+	                          (Space)spec->space);
 	Sym *s = &m->syms[id];
 	uint32_t nm = s->name;
 	*s = *spec;
@@ -337,7 +360,7 @@ static void declarator(Parser *p, const Sym *spec, int at_module)
 	s->func = at_module ? -1 : p->fi;
 	s->scope = at_module ? -1 : p_scope_here(p);
 	s->count = dims(p);
-	p_bind(p, &name, B_SYM, id);                    /* an initializer may name it */
+	if (fresh) p_bind(p, &name, B_SYM, id);         /* an initializer may name it */
 	if (p_accept(p, '=')) {
 		p->nielem = 0;
 		init_list(p, (PtxType)s->type, 0);

@@ -22,4 +22,14 @@ char *ptx_print_str(const Module *m, size_t *len);   /* malloc'd, NUL-terminated
 /* one instruction of fn as a body line: tab, text, ";\n" (listings, dumps) */
 void ptx_print_ins(const Module *m, const Func *fn, const Ins *in, FILE *f);
 
+/* relocatable device code (link.c): the units' PTX joined into one module's text,
+ * externs resolved by name; provided(name): an extern function the simulator itself
+ * supplies (may be NULL).  NULL with err_msg() on a parse or link error. */
+typedef struct PtxUnit {
+	const char *text;
+	size_t len;
+	const char *name;        /* for messages: the unit's file name */
+} PtxUnit;
+char *ptx_link(const PtxUnit *u, int n, int (*provided)(const char *), size_t *len);
+
 #endif
