@@ -437,6 +437,36 @@ static int limit_reached(const Cta *c)
 	return RF_ERUNTIME;
 }
 
+/* each ready warp of CTA c runs up to slice instructions; *ran: some warp
+   ran; RF_OK, or RF_ERUNTIME (a fault, or the instruction budget spent) */
+static int run_slices(Cta *c, int64_t *budget, int64_t slice, int *ran)
+{
+	*ran = 0;
+	for (int32_t i = 0; i < c->nwarps; i++) {
+		Warp *w = &c->warps[i];
+		if (w->state != W_READY) continue;
+		uint64_t before = w->ninsts;
+		int r = exec_run(c, w, slice);
+		*budget -= (int64_t)(w->ninsts - before);
+		if (r == EX_FAULT) return RF_ERUNTIME;
+		*ran = 1;
+		if (*budget <= 0) return limit_reached(c);
+	}
+	return RF_OK;
+}
+
+/* every live warp of c waits at a barrier: release what can go; RF_OK, or
+   RF_ERUNTIME when no warp is ready after it (a deadlock, reported) */
+static int release_or_deadlock(Cta *c)
+{
+	cta_release_barriers(c);
+	int ready = 0;
+	for (int32_t i = 0; i < c->nwarps; i++) ready |= c->warps[i].state == W_READY;
+	if (ready) return RF_OK;
+	deadlock_report(c);
+	return RF_ERUNTIME;
+}
+
 /* run one CTA to completion; RF_OK or RF_ERUNTIME */
 static int run_cta(Cta *c, int64_t *budget)
 {
@@ -444,17 +474,8 @@ static int run_cta(Cta *c, int64_t *budget)
 	uint64_t writes = 0;
 	int32_t live = -1, quiet = 0;       /* rounds with no write and no warp done */
 	for (;;) {
-		int ran = 0;
-		for (int32_t i = 0; i < c->nwarps; i++) {
-			Warp *w = &c->warps[i];
-			if (w->state != W_READY) continue;
-			uint64_t before = w->ninsts;
-			int r = exec_run(c, w, SLICE);
-			*budget -= (int64_t)(w->ninsts - before);
-			if (r == EX_FAULT) return RF_ERUNTIME;
-			ran = 1;
-			if (*budget <= 0) return limit_reached(c);
-		}
+		int ran;
+		if (run_slices(c, budget, SLICE, &ran) != RF_OK) return RF_ERUNTIME;
 		if (!c->live_warps) return RF_OK;
 		if (ran) {
 			uint64_t n = cta_writes(c);
@@ -471,13 +492,7 @@ static int run_cta(Cta *c, int64_t *budget)
 			}
 			continue;
 		}
-		cta_release_barriers(c);
-		int ready = 0;
-		for (int32_t i = 0; i < c->nwarps; i++) ready |= c->warps[i].state == W_READY;
-		if (!ready) {
-			deadlock_report(c);
-			return RF_ERUNTIME;
-		}
+		if (release_or_deadlock(c) != RF_OK) return RF_ERUNTIME;
 	}
 }
 
@@ -533,26 +548,10 @@ static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
 static int coop_round(Cta *c, int64_t *budget, int *ran)
 {
 	enum { COOP_SLICE = 1 << 10 };   /* short: a warp spinning at grid.sync() yields soon */
-	int any = 0;
-	for (int32_t i = 0; i < c->nwarps; i++) {
-		Warp *w = &c->warps[i];
-		if (w->state != W_READY) continue;
-		uint64_t before = w->ninsts;
-		int r = exec_run(c, w, COOP_SLICE);
-		*budget -= (int64_t)(w->ninsts - before);
-		if (r == EX_FAULT) return RF_ERUNTIME;
-		any = 1;
-		if (*budget <= 0) return limit_reached(c);
-	}
-	if (!any && c->live_warps) {     /* every live warp waits at a barrier */
-		cta_release_barriers(c);
-		int ready = 0;
-		for (int32_t i = 0; i < c->nwarps; i++) ready |= c->warps[i].state == W_READY;
-		if (!ready) {
-			deadlock_report(c);
-			return RF_ERUNTIME;
-		}
-	}
+	int any;
+	if (run_slices(c, budget, COOP_SLICE, &any) != RF_OK) return RF_ERUNTIME;
+	if (!any && c->live_warps && release_or_deadlock(c) != RF_OK)   /* all at a barrier */
+		return RF_ERUNTIME;
 	*ran |= any;
 	return RF_OK;
 }
