@@ -13,6 +13,11 @@
  *             took 1.35x the baseline's cycles; each loop acquired whole,
  *             1.016x; the loop around them acquired whole (its barriers
  *             are in the loop outside it), 0.983x.
+ *   loads     a memory load in R code whose result, in an extended
+ *             register, is live where the code turns A becomes A (and so
+ *             does what lies between): the move into the original slot
+ *             after the acquire would otherwise wait for the load and hold
+ *             back the loads behind it (pull_loads).
  *   divergence  the hardware's mode is per warp, and a release drops the
  *             extended set of every lane, so lanes waiting while others run
  *             must not hold values there when a release runs.  For each
