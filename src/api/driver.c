@@ -520,14 +520,16 @@ static CUresult launch(CUfunction f, unsigned int gx, unsigned int gy, unsigned 
 		return r;
 	}
 	Gpu *g = g_cur->g;
+	int n0;
+	gpu_kernel_stats(g, &n0);
 	int rc = (coop ? gpu_launch_coop : gpu_launch)(g, f->mod->p, f->k, (Dim3){gx, gy, gz},
 	                                                (Dim3){bx, by, bz}, shmem, buf, a.param_bytes);
 	free(buf);
 	int n;
 	const KernelStats *ks = gpu_kernel_stats(g, &n);
-	if (rc != RF_EINPUT && n) {
+	for (int i = n0; i < n; i++) {   /* the kernel, then those it launched (dynamic parallelism) */
 		VEC_RESERVE(g_log, g_caplog, (size_t)g_nlog + 1);
-		g_log[g_nlog++] = ks[n - 1];
+		g_log[g_nlog++] = ks[i];
 	}
 	if (rc == RF_OK) return CUDA_SUCCESS;
 	fprintf(stderr, "rfsim: %s\n", err_msg());
