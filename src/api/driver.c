@@ -263,6 +263,8 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 	if ((unsigned)limit >= CU_LIMIT_MAX) return CUDA_ERROR_UNSUPPORTED_LIMIT;
 	g_cur->limit[limit] = value;
 	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE) gpu_set_heap_limit(g_cur->g, value);
+	if (limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT)
+		gpu_set_pending_limit(g_cur->g, value);
 	return CUDA_SUCCESS;
 }
 
@@ -272,7 +274,8 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 	if (!pvalue) return CUDA_ERROR_INVALID_VALUE;
 	if ((unsigned)limit >= CU_LIMIT_MAX) return CUDA_ERROR_UNSUPPORTED_LIMIT;
 	*pvalue = limit == CU_LIMIT_MALLOC_HEAP_SIZE ? (size_t)gpu_heap_limit(g_cur->g)
-	                                             : g_cur->limit[limit];
+	        : limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT
+	        ? (size_t)gpu_pending_limit(g_cur->g) : g_cur->limit[limit];
 	return CUDA_SUCCESS;
 }
 
