@@ -241,7 +241,7 @@ static int do_cdp(Cta *c, Warp *w, uint32_t l, const DIns *d, int64_t *ret)
 		exec_fault(c, w, l, d, FAULT_TRAP, what);
 		return RF_ERUNTIME;
 	}
-	*ret = cdp_launch(c->L->cdp, a0);
+	*ret = cdp_launch(c->L->cdp, a0, a1);
 	return RF_OK;
 }
 

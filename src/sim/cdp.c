@@ -14,10 +14,12 @@
  *
  * Schedule.  A launch only records the child (Cdp.v); the children of a grid
  * run after the grid's last CTA finishes, in launch order, each with its
- * own descendants before the next (gpu.c).  That is a legal CDP2 schedule:
- * a grid is complete only when the work it launched is, and CDP2 gives a
- * parent no way to wait for a child (device-side cudaDeviceSynchronize was
- * removed), so no program can tell the difference.  The streams accepted
+ * own descendants before the next, and those launched into
+ * cudaStreamTailLaunch after all the others, in their launch order (gpu.c).
+ * That is a legal CDP2 schedule: a grid is complete only when the work it
+ * launched is, a tail launch starts when its parent and the parent's other
+ * work are done, and CDP2 gives a parent no way to wait for a child
+ * (device-side cudaDeviceSynchronize was removed).  The streams accepted
  * are the default one (NULL), cudaStreamTailLaunch and
  * cudaStreamFireAndForget; device-created streams need
  * cudaStreamCreateWithFlags, which the linker refuses.
@@ -48,11 +50,11 @@ uint64_t cdp_param_buffer(Cdp *cd, GMem *gm, uint64_t fptr, Dim3 grid, Dim3 bloc
 	gmem_heap_alloc(gm, bytes ? bytes : 1, &buf);
 	if (!buf) return 0;
 	VEC_RESERVE(cd->v, cd->cap, (size_t)cd->n + 1);
-	cd->v[cd->n++] = (CdpLaunch){buf, k, grid, block, dyn, 0};
+	cd->v[cd->n++] = (CdpLaunch){buf, k, grid, block, dyn, 0, 0};
 	return buf;
 }
 
-int32_t cdp_launch(Cdp *cd, uint64_t buf)
+int32_t cdp_launch(Cdp *cd, uint64_t buf, uint64_t stream)
 {
 	int32_t i = cd->n - 1;
 	while (i >= 0 && (cd->v[i].buf != buf || cd->v[i].launched)) i--;
@@ -60,6 +62,7 @@ int32_t cdp_launch(Cdp *cd, uint64_t buf)
 	if (cd->depth >= CDP_MAX_DEPTH) return CDP_ERR_MAX_DEPTH;
 	if (cd->npending >= cd->max_pending) return CDP_ERR_PENDING;
 	cd->v[i].launched = 1;
+	cd->v[i].tail = stream == CDP_STREAM_TAIL;
 	cd->npending++;
 	return 0;
 }

@@ -25,6 +25,7 @@ typedef struct CdpLaunch {   /* one device-side launch */
 	Dim3 grid, block;
 	uint32_t dyn;            /* dynamic shared memory bytes */
 	uint8_t launched;        /* LaunchDevice took it (else only its buffer was asked for) */
+	uint8_t tail;            /* into cudaStreamTailLaunch: after the grid's other work */
 } CdpLaunch;
 
 typedef struct Cdp {         /* the device launches of the grids now running, one Gpu's */
@@ -40,7 +41,8 @@ typedef struct Cdp {         /* the device launches of the grids now running, on
  * no kernel of the program or the heap is full */
 uint64_t cdp_param_buffer(Cdp *cd, GMem *gm, uint64_t fptr, Dim3 grid, Dim3 block,
                           uint32_t dyn);
-/* __cudaCDP2LaunchDeviceV2: the cudaError_t the device caller gets */
-int32_t cdp_launch(Cdp *cd, uint64_t buf);
+/* __cudaCDP2LaunchDeviceV2 into stream (NULL or a special handle): the
+ * cudaError_t the device caller gets */
+int32_t cdp_launch(Cdp *cd, uint64_t buf, uint64_t stream);
 
 #endif

@@ -687,15 +687,18 @@ static const Image *launch_image(const Gpu *g, Program *p, int k, int32_t thread
 static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
                   const void *params, size_t psize, int coop);
 
-/* the launches the grid just finished made, those from v[mark] on: each runs
- * one level deeper (and runs its own children before the next starts); after
- * a failure (rc) the rest are dropped.  Frees their parameter buffers.  A
- * child the launch checks refuse fails its host launch as a fault would. */
+/* the launches the grid just finished made, those from v[mark] on, tail
+ * launches last: each runs one level deeper (and runs its own children before
+ * the next starts); after a failure (rc) the rest are dropped.  Frees their
+ * parameter buffers.  A child the launch checks refuse fails its host launch
+ * as a fault would. */
 static int run_children(Gpu *g, Program *p, int32_t mark, int rc)
 {
 	Cdp *cd = &g->cdp;
 	int32_t end = cd->n;
-	for (int32_t i = mark; i < end; i++) {
+	for (int32_t j = 0; j < 2 * (end - mark); j++) {
+		int32_t i = mark + j % (end - mark);
+		if (cd->v[i].tail != (j >= end - mark)) continue;   /* tail launches: second pass */
 		CdpLaunch e = cd->v[i];          /* a copy: the children's launches move v */
 		if (e.launched) cd->npending--;
 		uint32_t size = p->img[e.k]->param_bytes;

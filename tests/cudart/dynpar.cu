@@ -4,7 +4,8 @@
  *     launches one child per side, down to a selection sort for small
  *     segments or deep levels (as CUDA's cdpSimpleQuicksort sample);
  *   - a chain of tail launches (cudaStreamTailLaunch): each step records
- *     its number and launches the next;
+ *     its number and launches the next, which starts only after the work
+ *     its parent launched afterwards into cudaStreamFireAndForget;
  *   - one grid of 3000 threads each launching a child through the explicit
  *     API (cudaGetParameterBufferV2, cudaLaunchDeviceV2): a launch either
  *     succeeds and its child writes, or fails with
@@ -51,11 +52,19 @@ __global__ void quicksort(int *a, int lo, int hi, int depth)
 	if (l < hi) quicksort<<<1, 1>>>(a, l, hi, depth + 1);
 }
 
+__global__ void set_flag(int *flag)
+{
+	*flag = 1;
+}
+
+/* count[0] steps so far, count[1] the flag: step 0 tail-launches step 1 before
+ * it launches set_flag, yet step 1 must see the flag set */
 __global__ void tail_step(int *log, int *count, int step)
 {
-	log[*count] = step;
-	*count += 1;
+	log[count[0]] = step + 100 * count[1];
+	count[0] += 1;
 	if (step + 1 < NTAIL) tail_step<<<1, 1, 0, cudaStreamTailLaunch>>>(log, count, step + 1);
+	if (step == 0) set_flag<<<1, 1, 0, cudaStreamFireAndForget>>>(count + 1);
 }
 
 __global__ void one(int *out, int i)
@@ -117,14 +126,15 @@ static void check_sort(void)
 
 static void check_tail(void)
 {
-	int *d, h[NTAIL + 1];
+	int *d, h[NTAIL + 2];
 	CHECK(cudaMalloc(&d, sizeof h));
 	CHECK(cudaMemset(d, 0, sizeof h));
-	tail_step<<<1, 1>>>(d + 1, d, 0);
+	tail_step<<<1, 1>>>(d + 2, d, 0);
 	CHECK(cudaDeviceSynchronize());
 	CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-	EXPECT(h[0] == NTAIL, "%d tail steps ran", h[0]);
-	for (int i = 0; i < NTAIL; i++) EXPECT(h[1 + i] == i, "step %d ran as %d", i, h[1 + i]);
+	EXPECT(h[0] == NTAIL && h[1] == 1, "%d tail steps ran, flag %d", h[0], h[1]);
+	for (int i = 0; i < NTAIL; i++)
+		EXPECT(h[2 + i] == i + (i ? 100 : 0), "step %d logged %d", i, h[2 + i]);
 	CHECK(cudaFree(d));
 }
 
