@@ -18,7 +18,9 @@ what capture forbids) and cooperative launches (coopgrid.cu: grid.sync()
 in a loop under both cores and every register-file model, oversized grids,
 a grid deadlock) have programs of their own, and so does relocatable
 device code (rdc_main.cu and two more units: nvcc -rdc=true, PTX only, -dc
-with a separate device link; rdc_dynpar.cu, rdc_hand.c: what is refused).
+with a separate device link; rdc_hand.c: what is refused), and dynamic
+parallelism (rdc_dynpar.cu, dynpar.cu: recursive quicksort, tail launches,
+the pending-launch and nesting limits; dynpar_hand.c without nvcc).
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
@@ -112,13 +114,15 @@ PROGRAMS = {
     "coopgrid": ("coopgrid.cu", ["-arch=sm_80", "-O2"]),
     # relocatable device code: three units joined by the device link (rdc_main.cu);
     # PTX only, the device link also lists libcudadevrt's unit; machine code only is
-    # refused, and so is dynamic parallelism (by name; the program accepts the refusal)
+    # refused
     "rdc": (RDC_SRC, ["-rdc=true", "-arch=sm_80", "-O2"]),
     "rdc_ptx": (RDC_SRC, ["-rdc=true", "-gencode", "arch=compute_80,code=compute_80"]),
     "rdc_sass": (RDC_SRC, ["-rdc=true", "-gencode", "arch=compute_80,code=sm_80"]),
+    # dynamic parallelism (CDP2): kernels launching kernels
     "rdc_dynpar": ("rdc_dynpar.cu", ["-rdc=true", "-arch=sm_80"]),
+    "dynpar": ("dynpar.cu", ["-rdc=true", "-arch=sm_80", "-O2"]),
 }
-PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass", "rdc_dynpar")]
+PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]
 # every built-in workload, in workloads.def order
 WORKLOADS = re.findall(r"^X\((\w+),", (ROOT / "workloads" / "workloads.def").read_text(), re.M)
 # programs are built once into the source tree's build/ and reused by later
@@ -253,6 +257,25 @@ def test_hand_built_device_links(tmp_path):
             "rdc_hand.1.rdc1.compute_80.ptx)") in p.stderr
     assert ("relocatable device code, translation unit 1 of 1: this program's GPU code is "
             "NVVM IR for JIT link-time optimization only (nvcc -dlto, code=lto_80)") in p.stderr
+
+
+def test_hand_built_dynamic_parallelism(tmp_path):
+    """Dynamic parallelism without the toolkit (dynpar_hand.c): a hand-written
+    unit's kernel launches a child per thread on the NULL, tail-launch and
+    fire-and-forget streams; device-side cudaDeviceSynchronize (CDP2 removed
+    it) is refused by name at load; another stream stops the parent."""
+    exe = tmp_path / "dynpar_hand"
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-I", str(ROOT / "src" / "cudart"),
+                    str(SRC / "dynpar_hand.c"), "-L", str(BUILD), "-l:libcudart.so.13",
+                    "-lzstd", "-llz4", "-o", str(exe)], check=True)
+    p = passed(run(exe))
+    lines = re.findall(r"^rfsim: (\w+)<<<\(1,1,1\),\((\d+),1,1\)>>>", p.stderr, re.M)
+    assert lines == [("parent", "4")] + [("child", "32")] * 4 + [("parent", "4")], p.stderr
+    assert ("rdc link: cudaDeviceSynchronize in dynpar_hand.1.rdc1.compute_80.ptx: "
+            "device-side cudaDeviceSynchronize was removed by CUDA 12's dynamic "
+            "parallelism (CDP2)") in p.stderr
+    assert ("device-side launch into stream 0x5: rfsim's dynamic parallelism takes only "
+            "NULL, cudaStreamTailLaunch and cudaStreamFireAndForget") in p.stderr
 
 
 def test_hand_built_graphs_capture_and_cooperative_launch(tmp_path):
@@ -624,7 +647,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 @needs_nvcc
 @pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures",
-                                  "coopgrid", "rdc"])
+                                  "coopgrid", "rdc", "dynpar"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:
@@ -690,8 +713,20 @@ def test_rdc_refusals_say_why(built):
     assert ("relocatable device code, translation unit 1 of 3: this program's GPU code has "
             "no PTX, only machine code for sm_80") in p.stderr
     assert "cudaErrorNoKernelImageForDevice" in p.stderr
+
+
+@needs_nvcc
+def test_dynamic_parallelism(built):
+    """Device-side launches (src/sim/cdp.c): the child of rdc_dynpar runs after
+    its parent and is listed after it; dynpar.cu's quicksort, tail-launch chain,
+    pending-launch limit (2048 of 3000 go through, 100 once cudaDeviceSetLimit
+    says so) and nesting limit (level 24
+    launches no deeper) under both cores (every register-file model: below).  Pins:
+    the linker refused __cudaCDP2GetParameterBufferV2 by name."""
     p = passed(run(built["rdc_dynpar"]))
-    assert "refused: cudaErrorInvalidPtx" in p.stdout
-    assert ("rdc link: device-side kernel launches (dynamic parallelism, "
-            "__cudaCDP2GetParameterBufferV2 in rdc_dynpar.rdc1.compute_80.ptx) are not "
-            "supported") in p.stderr
+    lines = re.findall(r"^rfsim: (\w+)<<<", p.stderr, re.M)
+    assert lines == ["parent", "child"], p.stderr
+    for env in [{}, {"RFSIM_SET": "sim.mode=functional"}]:
+        p = passed(run(built["dynpar"], RFSIM_QUIET="1", **env))
+        assert ("launched 2048 of 3000 (limit 2048)\nlaunched 100 of 3000 (limit 100)\n"
+                "depth 24\n") in p.stdout, (env, p.stdout)

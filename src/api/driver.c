@@ -263,6 +263,8 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 	if ((unsigned)limit >= CU_LIMIT_MAX) return CUDA_ERROR_UNSUPPORTED_LIMIT;
 	g_cur->limit[limit] = value;
 	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE) gpu_set_heap_limit(g_cur->g, value);
+	if (limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT)
+		gpu_set_pending_limit(g_cur->g, value);
 	return CUDA_SUCCESS;
 }
 
@@ -272,7 +274,8 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 	if (!pvalue) return CUDA_ERROR_INVALID_VALUE;
 	if ((unsigned)limit >= CU_LIMIT_MAX) return CUDA_ERROR_UNSUPPORTED_LIMIT;
 	*pvalue = limit == CU_LIMIT_MALLOC_HEAP_SIZE ? (size_t)gpu_heap_limit(g_cur->g)
-	                                             : g_cur->limit[limit];
+	        : limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT
+	        ? (size_t)gpu_pending_limit(g_cur->g) : g_cur->limit[limit];
 	return CUDA_SUCCESS;
 }
 
@@ -520,14 +523,16 @@ static CUresult launch(CUfunction f, unsigned int gx, unsigned int gy, unsigned 
 		return r;
 	}
 	Gpu *g = g_cur->g;
+	int n0;
+	gpu_kernel_stats(g, &n0);
 	int rc = (coop ? gpu_launch_coop : gpu_launch)(g, f->mod->p, f->k, (Dim3){gx, gy, gz},
 	                                                (Dim3){bx, by, bz}, shmem, buf, a.param_bytes);
 	free(buf);
 	int n;
 	const KernelStats *ks = gpu_kernel_stats(g, &n);
-	if (rc != RF_EINPUT && n) {
+	for (int i = n0; i < n; i++) {   /* the kernel, then those it launched (dynamic parallelism) */
 		VEC_RESERVE(g_log, g_caplog, (size_t)g_nlog + 1);
-		g_log[g_nlog++] = ks[n - 1];
+		g_log[g_nlog++] = ks[i];
 	}
 	if (rc == RF_OK) return CUDA_SUCCESS;
 	fprintf(stderr, "rfsim: %s\n", err_msg());

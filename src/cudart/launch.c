@@ -146,7 +146,7 @@ cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t sh
 	                                   (unsigned)shmem, NULL, args, NULL);
 	mem_managed_to_host();
 	api_kernel_log(&after);
-	if (after > before) stats_kernel_line();
+	for (int i = before; i < after; i++) stats_kernel_line(i);   /* children after their parent */
 	return r ? launch_error(r) : cudaSuccess;
 }
 

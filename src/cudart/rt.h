@@ -208,6 +208,6 @@ void capture_reset(void);
 
 /* ---- stats.c ---- */
 
-void stats_kernel_line(void);            /* summary of the last kernel on stderr */
+void stats_kernel_line(int i);           /* summary of logged kernel i on stderr */
 
 #endif

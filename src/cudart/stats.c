@@ -72,12 +72,12 @@ static const char *kernel_name(const char *mangled, char *buf, size_t size)
 	return buf;
 }
 
-void stats_kernel_line(void)
+void stats_kernel_line(int i)
 {
 	int n;
 	const KernelStats *ks = api_kernel_log(&n);
-	if (!n || rt_quiet()) return;
-	const KernelStats *k = &ks[n - 1];
+	if (i < 0 || i >= n || rt_quiet()) return;
+	const KernelStats *k = &ks[i];
 	char shmem[16] = "";         /* the dynamic shared memory, as <<< >>> spells it */
 	if (k->dyn_shmem) snprintf(shmem, sizeof shmem, ",%u", k->dyn_shmem);
 	char timing[64] = "";        /* cycles and IPC where the timing model ran it */

@@ -36,9 +36,10 @@
  *     other units' weak definitions become declarations of it;
  *   - a declaration that nothing defines is an error naming the symbol
  *     and the unit that needs it, unless it is a function the simulator
- *     provides (vprintf, malloc, ...: the caller's `provided`).  The device
- *     runtime's functions (libcudadevrt: device-side launches of dynamic
- *     parallelism, device-side cudaMalloc, ...) are named as such.
+ *     provides (vprintf, malloc, the device-side launch of dynamic
+ *     parallelism ...: the caller's `provided`).  The device runtime's
+ *     other functions (libcudadevrt: device-side cudaMalloc, streams,
+ *     cudaDeviceSynchronize, which CDP2 removed, ...) are named as such.
  * Symbols without linkage (static functions and variables, the `$str`
  * strings of printf, libdevice's internal helpers) belong to their unit:
  * one whose name another unit also uses is renamed NAME$rdcN (N its unit,
@@ -105,23 +106,25 @@ static void undefine(Module *m, int32_t sym)
 }
 
 /* the device runtime's entry points (libcudadevrt): cudaX, and __cudaCDP2X as
- * nvcc 12+ calls them; a device-side launch gets a parameter buffer, then launches */
+ * nvcc 12+ calls them.  The device-side launch of CDP2 (GetParameterBufferV2,
+ * LaunchDeviceV2) is provided, as a builtin; the rest are refused here */
 static int devrt_func(const char *name)
 {
-	return !strncmp(name, "cuda", 4) || !strncmp(name, "__cudaCDP", 9);
-}
-
-static int devrt_launch(const char *name)
-{
-	return devrt_func(name) &&
-	       (strstr(name, "GetParameterBuffer") || strstr(name, "LaunchDevice"));
+	return !strncmp(name, "cuda", 4) || !strncmp(name, "__cudaCDP", 9) ||
+	       !strncmp(name, "__cudaDevice", 12);
 }
 
 static void unresolved(const LSym *d, const PtxUnit *u)
 {
-	if (d->func && devrt_launch(d->name))
-		err_set("rdc link: device-side kernel launches (dynamic parallelism, %s in %s) are "
-		        "not supported", d->name, u[d->unit].name);
+	if (d->func && devrt_func(d->name) && strstr(d->name, "DeviceSynchronize"))
+		err_set("rdc link: %s in %s: device-side cudaDeviceSynchronize was removed by CUDA "
+		        "12's dynamic parallelism (CDP2), which rfsim implements", d->name,
+		        u[d->unit].name);
+	else if (d->func && devrt_func(d->name) &&
+	         (strstr(d->name, "GetParameterBuffer") || strstr(d->name, "LaunchDevice")))
+		err_set("rdc link: %s in %s is a device-side launch form rfsim does not provide "
+		        "(dynamic parallelism takes <<<>>>: __cudaCDP2GetParameterBufferV2 and "
+		        "__cudaCDP2LaunchDeviceV2)", d->name, u[d->unit].name);
 	else if (d->func && devrt_func(d->name))
 		err_set("rdc link: %s in %s is a device runtime function (libcudadevrt), which "
 		        "rfsim does not provide", d->name, u[d->unit].name);

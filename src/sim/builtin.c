@@ -23,6 +23,12 @@
  * lasting across kernels until freed).  Lanes allocate in ascending order.
  * Freeing what malloc did not return stops the kernel with a fault report.
  *
+ * __cudaCDP2GetParameterBufferV2 and __cudaCDP2LaunchDeviceV2 are a
+ * device-side kernel launch (dynamic parallelism): cdp.c records it, gpu.c
+ * runs it after the launching grid.  A stream other than NULL,
+ * cudaStreamTailLaunch or cudaStreamFireAndForget stops the kernel with a
+ * report naming the feature.
+ *
  * Every read goes through exec_addr(), so a bad pointer passed to printf
  * is reported like any other out-of-bounds access.
  */
@@ -30,6 +36,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "sim/cdp.h"
 #include "sim/exec_int.h"
 
 enum { MAXSTR = 4096 };
@@ -39,6 +46,9 @@ static const struct { const char *name; int id; } builtins[] = {
 	{"__assertfail", BUILTIN_ASSERTFAIL},
 	{"malloc", BUILTIN_MALLOC},
 	{"free", BUILTIN_FREE},
+	{"__cudaCDP2GetParameterBufferV2", BUILTIN_CDP_PARAMBUF},
+	{"__cudaCDP2LaunchDeviceV2", BUILTIN_CDP_LAUNCH},
+	{"__cudaCDP2LaunchDeviceV2_ptsz", BUILTIN_CDP_LAUNCH},   /* --default-stream per-thread */
 };
 
 int builtin_lookup(const char *name)
@@ -193,6 +203,48 @@ static int do_heap(Cta *c, Warp *w, uint32_t l, const DIns *d, int64_t *ret)
 	return RF_ERUNTIME;
 }
 
+/* a dim3 argument (12 bytes, passed by value) */
+static int arg_dim3(Cta *c, Warp *w, uint32_t l, const DIns *d, int i, Dim3 *v)
+{
+	const CallInfo *ci = &c->L->img->calls[d->aux];
+	*v = (Dim3){1, 1, 1};
+	if (i >= ci->nargs || ci->arg_size[i] < 12) return RF_OK;
+	uint32_t *f[3] = {&v->x, &v->y, &v->z};
+	for (int j = 0; j < 3; j++) {           /* .align 4 .b8 [12]: three 4-byte reads */
+		const uint8_t *p = exec_addr(c, w, l, d, XS_FRAME,
+		                             (uint64_t)ci->arg_src[i] + 4u * (uint64_t)j, 4, 0);
+		if (!p) return RF_ERUNTIME;
+		memcpy(f[j], p, 4);
+	}
+	return RF_OK;
+}
+
+/* __cudaCDP2GetParameterBufferV2(func, grid, block, shmem) -> the buffer, and
+ * __cudaCDP2LaunchDeviceV2(buffer, stream) -> a cudaError_t */
+static int do_cdp(Cta *c, Warp *w, uint32_t l, const DIns *d, int64_t *ret)
+{
+	uint64_t a0, a1;
+	if (d->imm == BUILTIN_CDP_PARAMBUF) {
+		Dim3 grid, block;
+		if (arg(c, w, l, d, 0, 8, &a0) || arg_dim3(c, w, l, d, 1, &grid) ||
+		    arg_dim3(c, w, l, d, 2, &block) || arg(c, w, l, d, 3, 4, &a1))
+			return RF_ERUNTIME;
+		*ret = (int64_t)cdp_param_buffer(c->L->cdp, c->L->gm, a0, grid, block, (uint32_t)a1);
+		return RF_OK;
+	}
+	if (arg(c, w, l, d, 0, 8, &a0) || arg(c, w, l, d, 1, 8, &a1)) return RF_ERUNTIME;
+	if (a1 && a1 != CDP_STREAM_TAIL && a1 != CDP_STREAM_FIRE) {
+		char what[160];
+		snprintf(what, sizeof what, "device-side launch into stream 0x%llx: rfsim's dynamic "
+		         "parallelism takes only NULL, cudaStreamTailLaunch and "
+		         "cudaStreamFireAndForget", (unsigned long long)a1);
+		exec_fault(c, w, l, d, FAULT_TRAP, what);
+		return RF_ERUNTIME;
+	}
+	*ret = cdp_launch(c->L->cdp, a0, a1);
+	return RF_OK;
+}
+
 int exec_builtin(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const CallInfo *ci = &c->L->img->calls[d->aux];
@@ -207,6 +259,7 @@ int exec_builtin(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		switch (d->imm) {
 		case BUILTIN_VPRINTF: rc = do_vprintf(c, w, l, d, &ret); ret64 = ret; break;
 		case BUILTIN_MALLOC: case BUILTIN_FREE: rc = do_heap(c, w, l, d, &ret64); break;
+		case BUILTIN_CDP_PARAMBUF: case BUILTIN_CDP_LAUNCH: rc = do_cdp(c, w, l, d, &ret64); break;
 		default: rc = do_assert(c, w, l, d); break;
 		}
 		if (rc == RF_OK && ci->nrets) {       /* little-endian: the low bytes first */

@@ -101,6 +101,8 @@ typedef struct DIns {
 
 enum {                       /* device-runtime functions nvcc calls without a body */
 	BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL, BUILTIN_MALLOC, BUILTIN_FREE,
+	BUILTIN_CDP_PARAMBUF,    /* __cudaCDP2GetParameterBufferV2 (cdp.c) */
+	BUILTIN_CDP_LAUNCH,      /* __cudaCDP2LaunchDeviceV2 (cdp.c) */
 };
 int builtin_lookup(const char *name);   /* BUILTIN_* (builtin.c) */
 

@@ -29,6 +29,11 @@
  * Timing mode (sim.mode = timing, the default) hands the launch to the
  * cycle-level model instead (timing.c), which runs the same functional
  * core with every SM's CTAs resident together.
+ *
+ * Kernels a grid launched (dynamic parallelism, cdp.c) run when it has
+ * finished, one after another in launch order, each as a launch of its own
+ * (run_children), so the host's launch returns when all its descendants
+ * are done.
  */
 #include "sim/gpu.h"
 
@@ -41,6 +46,7 @@
 #include "analysis/regmutex.h"
 #include "base/base.h"
 #include "ptx/ptx.h"
+#include "sim/cdp.h"
 #include "sim/prog.h"
 #include "sim/tex.h"
 #include "sim/timing.h"
@@ -52,6 +58,7 @@ struct Gpu {
 	KernelStats *stats; int32_t nstats, capstats;
 	int64_t total_insts;     /* warp instructions over every launch (sim.max_warp_insts) */
 	TexObj *tex; int32_t ntex, captex;   /* texture and surface objects (tex.h) */
+	Cdp cdp;                 /* device-side launches (dynamic parallelism, cdp.c) */
 };
 
 Gpu *gpu_new(const Config *cfg)
@@ -59,6 +66,7 @@ Gpu *gpu_new(const Config *cfg)
 	Gpu *g = xcalloc(1, sizeof *g);
 	g->cfg = *cfg;
 	gmem_init(&g->gm, (uint64_t)cfg->gpu_global_bytes);
+	g->cdp.max_pending = CDP_MAX_PENDING;
 	return g;
 }
 
@@ -68,6 +76,7 @@ void gpu_free(Gpu *g)
 	gmem_fini(&g->gm);
 	free(g->stats);
 	free(g->tex);
+	free(g->cdp.v);
 	free(g);
 }
 
@@ -105,6 +114,11 @@ int gpu_tex_destroy(Gpu *g, uint64_t h, int kind)
 
 uint64_t gpu_heap_limit(const Gpu *g) { return g->gm.heap_limit; }
 void gpu_set_heap_limit(Gpu *g, uint64_t bytes) { g->gm.heap_limit = bytes; }
+uint64_t gpu_pending_limit(const Gpu *g) { return (uint64_t)g->cdp.max_pending; }
+void gpu_set_pending_limit(Gpu *g, uint64_t n)
+{
+	g->cdp.max_pending = n > INT32_MAX ? INT32_MAX : (int32_t)n;
+}
 
 void *gpu_mem_host(Gpu *g, uint64_t dptr, uint64_t bytes)
 {
@@ -671,6 +685,44 @@ static const Image *launch_image(const Gpu *g, Program *p, int k, int32_t thread
 }
 
 static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
+                  const void *params, size_t psize, int coop);
+
+/* the launches the grid just finished made, those from v[mark] on, tail
+ * launches last: each runs one level deeper (and runs its own children before
+ * the next starts); after a failure (rc) the rest are dropped.  Frees their
+ * parameter buffers.  A child the launch checks refuse fails its host launch
+ * as a fault would. */
+static int run_children(Gpu *g, Program *p, int32_t mark, int rc)
+{
+	Cdp *cd = &g->cdp;
+	int32_t end = cd->n;
+	for (int32_t j = 0; j < 2 * (end - mark); j++) {
+		int32_t i = mark + j % (end - mark);
+		if (cd->v[i].tail != (j >= end - mark)) continue;   /* tail launches: second pass */
+		CdpLaunch e = cd->v[i];          /* a copy: the children's launches move v */
+		if (e.launched) cd->npending--;
+		uint32_t size = p->img[e.k]->param_bytes;
+		uint8_t *params = xmalloc(size ? size : 1);
+		memcpy(params, gpu_mem_host(g, e.buf, size ? size : 1), size);
+		gmem_heap_free(&g->gm, e.buf);
+		if (e.launched && rc == RF_OK) {
+			cd->depth++;
+			rc = launch(g, p, e.k, e.grid, e.block, e.dyn, params, size, 0);
+			cd->depth--;
+			if (rc == RF_EINPUT) {     /* refused, but its parent ran: the host's launch failed */
+				char why[1024];
+				snprintf(why, sizeof why, "%s", err_msg());
+				err_set("device-side launch (dynamic parallelism): %s", why);
+				rc = RF_ERUNTIME;
+			}
+		}
+		free(params);
+	}
+	cd->n = mark;
+	return rc;
+}
+
+static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
                   const void *params, size_t psize, int coop)
 {
 	if (k < 0 || k >= p->nkernel) {
@@ -719,6 +771,7 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 		         (long long)g->cfg.sim_max_warp_insts);
 	}
 	L.limit_why = why;
+	L.cdp = &g->cdp;
 	if (coop && (rc = check_coop(g, &L))) return rc;
 	if (coop) {                      /* grid.sync()'s counter: 4 bytes at +4, zeroed */
 		if (gpu_mem_alloc(g, 16, &L.grid_ws)) return RF_EINPUT;
@@ -728,6 +781,9 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 	snprintf(ks.name, sizeof ks.name, "%s", L.kname);
 	ks.grid = grid, ks.block = block, ks.dyn_shmem = dyn;
 	ks.regs_per_thread = img->regs_per_thread;
+	const Program *caller = g->cdp.p;   /* a host launch may come from another program */
+	int32_t mark = g->cdp.n;
+	g->cdp.p = p;
 	double t0 = now_sec();
 	if (g->cfg.sim_mode == SIM_MODE_TIMING) rc = timing_launch(&L, &g->cfg, budget, &ks);
 	else rc = coop ? run_coop_grid(&L, budget, &ks) : run_grid(&L, budget, &ks);
@@ -736,6 +792,8 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 	g->total_insts += (int64_t)ks.warp_insts;
 	VEC_RESERVE(g->stats, g->capstats, (size_t)g->nstats + 1);
 	g->stats[g->nstats++] = ks;
+	rc = run_children(g, p, mark, rc);
+	g->cdp.p = caller;
 	return rc;
 }
 

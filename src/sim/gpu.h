@@ -78,6 +78,9 @@ void *gpu_mem_host(Gpu *g, uint64_t dptr, uint64_t bytes);
 /* the device-side malloc heap's size (cudaLimitMallocHeapSize) */
 uint64_t gpu_heap_limit(const Gpu *g);
 void gpu_set_heap_limit(Gpu *g, uint64_t bytes);
+/* device-side launches pending at once (cudaLimitDevRuntimePendingLaunchCount, 2048) */
+uint64_t gpu_pending_limit(const Gpu *g);
+void gpu_set_pending_limit(Gpu *g, uint64_t n);
 
 /* programs: parse, check every instruction is implemented, place variables */
 int gpu_load_ptx(Gpu *g, const char *text, size_t len, const char *filename,

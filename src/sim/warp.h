@@ -132,6 +132,7 @@ struct Launch {
 	double clock_ghz;
 	const char *limit_why;   /* which instruction limit applies, for the report */
 	uint64_t grid_ws;        /* cooperative launch: the grid-sync workspace (%envreg1:2), else 0 */
+	struct Cdp *cdp;         /* device-side launches of this grid are recorded here (cdp.c) */
 };
 
 enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT };

@@ -12,6 +12,7 @@
 
 #include "base/base.h"
 #include "ptx/ptx.h"
+#include "sim/decode.h"
 #include "sim/prog.h"
 #include "tsim.h"
 #include "unit.h"
@@ -172,6 +173,7 @@ static void link_fails(const char *a, const char *b, int (*provided)(const char 
 }
 
 static int is_vprintf(const char *name) { return !strcmp(name, "vprintf"); }
+static int is_builtin(const char *name) { return builtin_lookup(name) != BUILTIN_NONE; }
 
 TEST(link_errors_name_the_symbol_and_the_unit)
 {
@@ -187,14 +189,21 @@ TEST(link_errors_name_the_symbol_and_the_unit)
 	static const char as_var[] = HEAD ".visible .global .u32 twice;\n";
 	link_fails(only_func, as_var, is_vprintf,
 	           "rdc link: 'twice' is a function in a.ptx and a variable in b.ptx");
-	static const char dp[] = HEAD
+	static const char dp[] = HEAD        /* the header's wrapper, never called by nvcc */
 		".extern .func (.param .b64 r) cudaGetParameterBufferV2(.param .b64 f);\n";
-	link_fails(dp, HEAD, NULL, "rdc link: device-side kernel launches (dynamic parallelism, "
-	           "cudaGetParameterBufferV2 in a.ptx) are not supported");
-	static const char cdp2[] = HEAD      /* what nvcc 12+ emits for child<<<...>>>() */
-		".extern .func (.param .b32 r) __cudaCDP2LaunchDeviceV2(.param .b64 p);\n";
-	link_fails(cdp2, HEAD, NULL, "rdc link: device-side kernel launches (dynamic parallelism, "
-	           "__cudaCDP2LaunchDeviceV2 in a.ptx) are not supported");
+	link_fails(dp, HEAD, NULL, "rdc link: cudaGetParameterBufferV2 in a.ptx is a device-side "
+	           "launch form rfsim does not provide (dynamic parallelism takes <<<>>>: "
+	           "__cudaCDP2GetParameterBufferV2 and __cudaCDP2LaunchDeviceV2)");
+	static const char cdp1[] = HEAD      /* cudaLaunchDevice's six-argument form */
+		".extern .func (.param .b32 r) __cudaCDP2LaunchDevice(.param .b64 p);\n";
+	link_fails(cdp1, HEAD, is_builtin, "rdc link: __cudaCDP2LaunchDevice in a.ptx is a "
+	           "device-side launch form rfsim does not provide (dynamic parallelism takes "
+	           "<<<>>>: __cudaCDP2GetParameterBufferV2 and __cudaCDP2LaunchDeviceV2)");
+	static const char sync[] = HEAD      /* removed by CDP2; nvcc 13 refuses it itself */
+		".extern .func (.param .b32 r) cudaDeviceSynchronize();\n";
+	link_fails(sync, HEAD, is_builtin, "rdc link: cudaDeviceSynchronize in a.ptx: device-side "
+	           "cudaDeviceSynchronize was removed by CUDA 12's dynamic parallelism (CDP2), "
+	           "which rfsim implements");
 	static const char devrt[] = HEAD
 		".extern .func (.param .b32 r) cudaGetDeviceCount(.param .b64 n);\n";
 	link_fails(devrt, HEAD, NULL, "rdc link: cudaGetDeviceCount in a.ptx is a device runtime "
@@ -206,6 +215,12 @@ TEST(link_errors_name_the_symbol_and_the_unit)
 		".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n";
 	char *t = link2(pf, HEAD, is_vprintf);
 	CHECK(t && strstr(t, ".extern .func (.param .b32 r) vprintf"));
+	free(t);
+	static const char cdp2[] = HEAD      /* what nvcc 12+ emits for child<<<...>>>() */
+		".extern .func (.param .b32 r) __cudaCDP2LaunchDeviceV2(.param .b64 p);\n"
+		".extern .func (.param .b64 r) __cudaCDP2GetParameterBufferV2(.param .b64 f);\n";
+	t = link2(cdp2, HEAD, is_builtin);
+	CHECK(t && strstr(t, "__cudaCDP2LaunchDeviceV2") && strstr(t, "GetParameterBufferV2"));
 	free(t);
 }
 
