@@ -107,6 +107,9 @@ PROGRAMS = {
                     ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
     # cooperative launches: grid.sync() in a loop, oversized grids, grid deadlock
     "coopgrid": ("coopgrid.cu", ["-arch=sm_80", "-O2"]),
+    # programs a new user brought (each pins the bugs fixed with it)
+    "barrier": ("barrier.cu", ["-arch=sm_80", "-O2"]),          # cuda::barrier/pipeline: mbarrier
+    "barrier_sm90": ("barrier.cu", ["-arch=sm_90", "-O2"]),     # try_wait, arrive with a count
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order

@@ -231,6 +231,12 @@ extern const char *const texgeom_name[NTEXGEOM];      /* "1d", ... */
 
 enum { FRAG_NONE, FRAG_A, FRAG_B, FRAG_C, FRAG_D };    /* wmma.load/.store fragment */
 enum { LAYOUT_ROW = 1, LAYOUT_COL = 2 };               /* Ins.layout nibbles */
+enum {                       /* mbarrier.*, cp.async.mbarrier.arrive: Ins.frag bits */
+	MBF_PARITY = 1,          /* test_wait/try_wait .parity: o[2] is a phase parity */
+	MBF_EXPECT_TX = 2,       /* arrive{_drop}.expect_tx: o[2] is a tx-count */
+	MBF_NOCOMPLETE = 4,      /* arrive{_drop}.noComplete: must not complete the phase */
+	MBF_NOINC = 8,           /* cp.async.mbarrier.arrive.noinc */
+};
 
 /* ---- operands ------------------------------------------------------- */
 
@@ -305,7 +311,7 @@ typedef struct Ins {
 	uint8_t shape;           /* wmma, mma, ldmatrix, stmatrix: MmaShape; tex, tld4, suld,
 	                            sust: TexGeom */
 	uint8_t frag;            /* wmma.load/.store: FRAG_*; ldmatrix/stmatrix: matrices
-	                            (.x1/.x2/.x4: 1, 2, 4) */
+	                            (.x1/.x2/.x4: 1, 2, 4); mbarrier: MBF_* */
 	uint8_t layout;          /* wmma: LAYOUT_* of the (first) matrix in the low nibble, of
 	                            wmma.mma's b in the high one */
 	uint8_t type3, type4;    /* wmma.mma's third and fourth types (.dtype.atype.btype.ctype:

@@ -93,7 +93,7 @@ typedef struct DIns {
 	int64_t imm;             /* DF_FRAMEADDR offset, special-register id, ... */
 	int32_t target;          /* branch target / callee entry pc */
 	int32_t reconv;          /* branch reconvergence pc (-1: at exit) */
-	int32_t aux;             /* call: index in Image.calls; sreg: component */
+	int32_t aux;             /* call: index in Image.calls; sreg: component; mbarrier: MBF_* */
 	int32_t ir;              /* index of the IR instruction (for reports) */
 	int32_t func;            /* index in Image.funcs of the function it belongs to */
 	uint32_t line;           /* PTX line */

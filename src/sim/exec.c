@@ -585,6 +585,11 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	case OP_CP_ASYNC:
 		if (gm && exec_cp_async(c, w, d, gm)) return EX_FAULT;
 		break;
+	case OP_CP_MBAR: case OP_MBAR_INIT: case OP_MBAR_INVAL: case OP_MBAR_ARRIVE:
+	case OP_MBAR_DROP: case OP_MBAR_EXPECT_TX: case OP_MBAR_COMPLETE_TX: case OP_MBAR_TEST:
+	case OP_MBAR_TRY: case OP_MBAR_PENDING:
+		if (gm && (r = exec_mbar(c, w, d, gm)) == EX_FAULT) return EX_FAULT;
+		break;
 	case OP_WMMA_LOAD:
 		if (gm && exec_wmma_load(c, w, d, gm)) return EX_FAULT;
 		break;
@@ -675,7 +680,7 @@ int exec_step(Cta *c, Warp *w)
 			w->nthread += (uint64_t)__builtin_popcount(act);
 		}
 		int r = step(c, w, d, act);
-		if (r != EX_OK) return r;
+		if (r != EX_OK && r != EX_YIELD) return r;
 		if (w->state == W_DONE) return EX_DONE;
 		if (!internal) return EX_OK;
 	}
@@ -695,7 +700,7 @@ int exec_run(Cta *c, Warp *w, int64_t budget)
 			w->nthread += (uint64_t)__builtin_popcount(act);
 		}
 		int r = step(c, w, d, act);
-		if (r != EX_OK) return r;
+		if (r != EX_OK) return r == EX_YIELD ? EX_OK : r;
 		if (w->state == W_DONE) return EX_DONE;
 	}
 	return EX_OK;

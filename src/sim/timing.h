@@ -65,6 +65,7 @@ enum {                       /* TIns.cpa */
 	CPA_COMMIT,              /* cp.async.commit_group */
 	CPA_WAIT,                /* cp.async.wait_group TIns.arg: may wait for copies */
 	CPA_WAITALL,             /* cp.async.wait_all */
+	CPA_MBAR,                /* cp.async.mbarrier.arrive: issues once the copies are done */
 };
 
 /* registers in TIns lists: >= 0 a register slot, < 0 predicate -(v+1),

@@ -134,7 +134,9 @@ struct Launch {
 	uint64_t grid_ws;        /* cooperative launch: the grid-sync workspace (%envreg1:2), else 0 */
 };
 
-enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT };
+/* EX_YIELD: an mbarrier wait found its phase not over (exec_mbar.c); the warp goes on
+ * as after EX_OK, but exec_run ends its slice so the warps it waits for run first */
+enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT, EX_YIELD };
 
 void gpu_set_fault(int kind);       /* FAULT_*, read back by gpu_last_fault() */
 
