@@ -110,6 +110,8 @@ PROGRAMS = {
     # programs a new user brought (each pins the bugs fixed with it)
     "barrier": ("barrier.cu", ["-arch=sm_80", "-O2"]),          # cuda::barrier/pipeline: mbarrier
     "barrier_sm90": ("barrier.cu", ["-arch=sm_90", "-O2"]),     # try_wait, arrive with a count
+    "reduce_t": ("reduce_t.cu", ["-arch=sm_80", "-O2"]),        # cg tiles wider than a warp
+    "reduce_t_G": ("reduce_t.cu", ["-arch=sm_80", "-G"]),       # -G: %reserved_smem_offset_1
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order

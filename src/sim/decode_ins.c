@@ -202,6 +202,8 @@ int dec_add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, PtxT
 		x->flags = DF_INTERNAL | DF_SREG;
 		x->nd = 1, x->d[0] = slot, x->dw[0] = 2;
 		x->imm = o->reg, x->aux = o->comp;
+		if (o->reg >= SR_RSMEM_BEGIN && o->reg <= SR_RSMEM_1)
+			dc->img->reserved_smem = IMG_RESERVED_SMEM;
 		/* move the instruction being built after the internal one */
 		DIns tmp = dc->img->code[di];
 		dc->img->code[di] = *x;
@@ -412,6 +414,8 @@ static int decode_mov(DecodeCtx *dc, int32_t fi, const Ins *in)
 		DIns *d = dec_cur(dc);
 		d->flags |= DF_SREG;
 		d->imm = src->reg, d->aux = src->comp;
+		if (src->reg >= SR_RSMEM_BEGIN && src->reg <= SR_RSMEM_1)
+			dc->img->reserved_smem = IMG_RESERVED_SMEM;
 		return RF_OK;
 	}
 	if (src->kind == OPK_SYM && sym_class(dc, src->reg) == SC_FRAME) {

@@ -54,6 +54,11 @@ static uint64_t sreg_value(const Cta *c, const Warp *w, uint32_t l, int sr, int 
 	case SR_GLOBALTIMER_HI: return (uint32_t)((uint64_t)(clk / L->clock_ghz) >> 32);
 	case SR_DYNAMIC_SMEM_SIZE: return L->dyn_shmem;
 	case SR_TOTAL_SMEM_SIZE: return c->shared_bytes;
+	case SR_AGGR_SMEM_SIZE: return img_reserved_begin(L->img, L->dyn_shmem) + IMG_RESERVED_SMEM;
+	case SR_RSMEM_BEGIN: case SR_RSMEM_0: case SR_RSMEM_1:
+		return img_reserved_begin(L->img, L->dyn_shmem);
+	case SR_RSMEM_END: return img_reserved_begin(L->img, L->dyn_shmem) + IMG_RESERVED_SMEM_USED;
+	case SR_RSMEM_CAP: return img_reserved_begin(L->img, L->dyn_shmem) + IMG_RESERVED_SMEM;
 	case SR_CLUSTERID: case SR_CLUSTER_CTARANK: return 0;
 	case SR_NCLUSTERID: return nc[k];
 	case SR_CLUSTER_CTAID: return ci[k];
