@@ -89,6 +89,17 @@ def test_a_phase_that_never_completes_is_a_livelock(tmp_path, sets):
     assert "kernel livelock: in kernel mb_stuck" in p.stderr, p.stderr
 
 
+@pytest.mark.parametrize("sets", [[], ["sim.mode=functional"]])
+def test_lanes_wait_for_lanes_of_their_own_warp(tmp_path, sets):
+    """Pins: lanes spinning on a phase that lanes of their own warp, on the
+    other side of a divergent branch, must complete waited for ever (the SIMT
+    stack ran the spinning path only); a failed wait now runs the other path
+    first (simt_yield), as Volta's independent thread scheduling would."""
+    p, d = run(tmp_path, SEM, "mb_diverge", 1, 32, "buf:u32:32:zero", sets=sets)
+    assert p.returncode == 0, p.stderr
+    assert u32s(d, 0) == [100 + t for t in range(32)]
+
+
 def line_of(marker):
     lines = SEM.read_text().splitlines()
     return next(i + 1 for i, ln in enumerate(lines) if ln.endswith(f"// {marker}"))

@@ -656,6 +656,7 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	}
 	t = &w->stk[w->nstk - 1];
 	if (++t->pc == t->rpc) simt_settle(c, w);
+	if (r == EX_YIELD && w->nstk) simt_yield(w);
 	return r;
 }
 

@@ -144,6 +144,7 @@ void simt_settle(Cta *c, Warp *w);
 void simt_exit(Cta *c, Warp *w, uint32_t lanes);
 void simt_ret(Cta *c, Warp *w, uint32_t lanes);
 void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken);
+void simt_yield(Warp *w);
 int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act);
 
 #endif

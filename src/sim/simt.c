@@ -72,6 +72,28 @@ void simt_ret(Cta *c, Warp *w, uint32_t lanes)
 	simt_settle(c, w);
 }
 
+/* the top path waits for other lanes (an mbarrier wait that failed): the lowest leaf path
+ * below it -- other lanes, none of them in a path above it, so nothing nested waits to
+ * reconverge into it -- moves to the top and runs first.  Every entry keeps its
+ * reconvergence entry below it, so the paths reconverge as before; taking the lowest leaf
+ * each time visits all of them in turn.  Not across a call entry (other frames). */
+void simt_yield(Warp *w)
+{
+	int32_t top = w->nstk - 1, pick = -1;
+	if (top < 1 || w->stk[top].call >= 0) return;
+	uint32_t mine = w->stk[top].mask;
+	for (int32_t j = top - 1; j >= 0 && w->stk[j].call < 0; j--) {
+		uint32_t m = w->stk[j].mask, above = 0;
+		if (!m || (m & mine) || w->stk[j].pc == w->stk[j].rpc) continue;
+		for (int32_t k = j + 1; k <= top; k++) above |= w->stk[k].mask;
+		if (!(m & above)) pick = j;
+	}
+	if (pick < 0) return;
+	SimtEntry e = w->stk[pick];
+	memmove(&w->stk[pick], &w->stk[pick + 1], (size_t)(top - pick) * sizeof e);
+	w->stk[top] = e;
+}
+
 void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken)
 {
 	SimtEntry *t = &w->stk[w->nstk - 1];

@@ -13,6 +13,11 @@
  * frame and the lanes that made the call; `ret` removes lanes down to the
  * nearest call entry, and popping the call entry copies return values
  * back and restores the caller's frame.  `exit` removes lanes everywhere.
+ * Paths run one at a time, so lanes that wait in a loop for other lanes
+ * of their own warp (a spin lock, an mbarrier phase) wait for ever where
+ * Volta's independent thread scheduling lets the others go on; the one
+ * exception is an mbarrier wait that fails (EX_YIELD): simt_yield then
+ * runs another pending path of the warp first.
  *
  * Barriers are counted at warp granularity (pre-Volta semantics, which
  * the papers' machines have): a warp arriving at bar.sync waits until the
