@@ -16,7 +16,13 @@ every common launch and copy mistake (errpaths.cu) and device faults
 (graphs.cu: stream capture with fork and join, explicit graphs, updates,
 what capture forbids) and cooperative launches (coopgrid.cu: grid.sync()
 in a loop under both cores and every register-file model, oversized grids,
-a grid deadlock) have programs of their own.
+a grid deadlock) have programs of their own.  A third group is what a new
+user brought: libcu++'s cuda::barrier and cuda::pipeline (barrier.cu:
+mbarrier objects), cooperative_groups tiles wider than a warp and a -G
+build (reduce_t.cu: NVIDIA's reserved shared memory), cuRAND's device
+API, libcu++ atomics and complex numbers, n-body, histograms, odd-even
+merge sort, and a BFS work queue with a synchronisation-free triangular
+solve.
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
@@ -112,6 +118,12 @@ PROGRAMS = {
     "barrier_sm90": ("barrier.cu", ["-arch=sm_90", "-O2"]),     # try_wait, arrive with a count
     "reduce_t": ("reduce_t.cu", ["-arch=sm_80", "-O2"]),        # cg tiles wider than a warp
     "reduce_t_G": ("reduce_t.cu", ["-arch=sm_80", "-G"]),       # -G: %reserved_smem_offset_1
+    "curandmc": ("curandmc.cu", ["-arch=sm_80", "-O2"]),        # cuRAND XORWOW, Philox
+    "libcupp": ("libcupp.cu", ["-arch=sm_90", "-O2"]),          # atomic_ref, complex, span
+    "nbody": ("nbody.cu", ["-arch=sm_80", "-O2"]),              # float4, rsqrtf, launch_bounds
+    "histo": ("histo.cu", ["-arch=sm_80", "-O2"]),              # per-warp sub-histograms
+    "oddeven": ("oddeven.cu", ["-arch=sm_80", "-O2", "-lineinfo"]),  # odd-even merge sort
+    "bfs": ("bfs.cu", ["-arch=sm_80", "-O2"]),                  # work queue, sync-free SpTRSV
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order
