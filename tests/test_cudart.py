@@ -116,6 +116,7 @@ PROGRAMS = {
     # programs a new user brought (each pins the bugs fixed with it)
     "barrier": ("barrier.cu", ["-arch=sm_80", "-O2"]),          # cuda::barrier/pipeline: mbarrier
     "barrier_sm90": ("barrier.cu", ["-arch=sm_90", "-O2"]),     # try_wait, arrive with a count
+    "barrier_G": ("barrier.cu", ["-arch=sm_80", "-G"]),         # waits inside called functions
     "reduce_t": ("reduce_t.cu", ["-arch=sm_80", "-O2"]),        # cg tiles wider than a warp
     "reduce_t_G": ("reduce_t.cu", ["-arch=sm_80", "-G"]),       # -G: %reserved_smem_offset_1
     "curandmc": ("curandmc.cu", ["-arch=sm_80", "-O2"]),        # cuRAND XORWOW, Philox
@@ -615,7 +616,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 @needs_nvcc
 @pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures",
-                                  "coopgrid", "barrier"])
+                                  "coopgrid", "barrier", "barrier_G"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:

@@ -37,12 +37,17 @@ typedef struct SimtEntry {
 	int32_t pc;              /* next instruction of this path */
 	int32_t rpc;             /* reconvergence pc, -1 = none (exit) */
 	uint32_t mask;           /* lanes on this path */
-	int32_t call;            /* call entry: Image.calls index of the call site; -1 otherwise */
+	int32_t call;            /* call entry: Image.calls index of the call site; -1 otherwise;
+	                            SIMT_FOREIGN: a path simt_yield runs in its own (caller's)
+	                            frame, rbase/pbase/lbase the frame to go back to, cmask the
+	                            call depth between them */
 	uint32_t cmask;          /* call entry: lanes that made the call */
 	int32_t rbase, pbase;    /* call entry: caller's frame bases (slots, predicates) */
 	uint32_t lbase;          /* call entry: caller's local frame base (bytes) */
 	int32_t func;            /* Image.funcs index of the function this path runs in */
 } SimtEntry;
+
+enum { SIMT_FOREIGN = -2 };
 
 enum { W_READY, W_BARRIER, W_DONE };
 
