@@ -616,7 +616,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 @needs_nvcc
 @pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures",
-                                  "coopgrid", "barrier", "barrier_G"])
+                                  "coopgrid", "barrier", "barrier_G", "reduce_t"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:
