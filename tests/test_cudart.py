@@ -22,7 +22,8 @@ mbarrier objects), cooperative_groups tiles wider than a warp and a -G
 build (reduce_t.cu: NVIDIA's reserved shared memory), cuRAND's device
 API, libcu++ atomics and complex numbers, n-body, histograms, odd-even
 merge sort, a BFS work queue with a synchronisation-free triangular
-solve, and a 2D FFT.
+solve, a 2D FFT, and texture filters the way simpleTexture and
+convolutionTexture write them.
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
@@ -126,6 +127,7 @@ PROGRAMS = {
     "oddeven": ("oddeven.cu", ["-arch=sm_80", "-O2", "-lineinfo"]),  # odd-even merge sort
     "bfs": ("bfs.cu", ["-arch=sm_80", "-O2"]),                  # work queue, sync-free SpTRSV
     "fft": ("fft.cu", ["-arch=sm_90", "-O2"]),                  # __sincosf, templated extern smem
+    "texfilter": ("texfilter.cu", ["-arch=sm_80", "-O2"]),      # rotate, texture->surface conv
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults")]
 # every built-in workload, in workloads.def order
