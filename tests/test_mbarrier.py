@@ -100,6 +100,16 @@ def test_lanes_wait_for_lanes_of_their_own_warp(tmp_path, sets):
     assert u32s(d, 0) == [100 + t for t in range(32)]
 
 
+@pytest.mark.parametrize("sets", [[], ["sim.mode=functional"]])
+def test_sleeping_lanes_let_their_warp_run_its_other_path(tmp_path, sets):
+    """Pins: lanes polling a flag with nanosleep (libcu++'s backoff) that the
+    other path of their own warp sets spun for ever; nanosleep now lets that
+    path run first (simt_yield), as Volta's scheduling would."""
+    p, d = run(tmp_path, SEM, "nap_diverge", 1, 32, "buf:u32:32:zero", sets=sets)
+    assert p.returncode == 0, p.stderr
+    assert u32s(d, 0) == [7] * 32
+
+
 def line_of(marker):
     lines = SEM.read_text().splitlines()
     return next(i + 1 for i, ln in enumerate(lines) if ln.endswith(f"// {marker}"))

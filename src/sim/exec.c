@@ -616,7 +616,10 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		if (gm && exec_surf(c, w, d, gm)) return EX_FAULT;
 		break;
 	case OP_CP_COMMIT: case OP_CP_WAIT: case OP_CP_WAITALL:   /* copied at issue: no wait */
-	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
+	case OP_NANOSLEEP:        /* the lanes wait: the warp's other paths may run (simt_yield) */
+		if (gm) r = EX_YIELD;
+		break;
+	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END:
 	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
 		break;

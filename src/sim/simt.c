@@ -76,7 +76,8 @@ void simt_ret(Cta *c, Warp *w, uint32_t lanes)
 	simt_settle(c, w);
 }
 
-/* the top path waits for other lanes (an mbarrier wait that failed): the lowest leaf path
+/* the top path waits for other lanes (an mbarrier wait that failed, a nanosleep): the
+ * lowest leaf path
  * below it -- other lanes, none of them in a path above it, so nothing nested waits to
  * reconverge into it -- moves to the top and runs first.  Every entry keeps its
  * reconvergence entry below it, so the paths reconverge as before; taking the lowest leaf

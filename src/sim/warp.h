@@ -16,8 +16,8 @@
  * Paths run one at a time, so lanes that wait in a loop for other lanes
  * of their own warp (a spin lock, an mbarrier phase) wait for ever where
  * Volta's independent thread scheduling lets the others go on; the one
- * exception is an mbarrier wait that fails (EX_YIELD): simt_yield then
- * runs another pending path of the warp first.
+ * exception is an mbarrier wait that fails or a nanosleep (EX_YIELD):
+ * simt_yield then runs another pending path of the warp first.
  *
  * Barriers are counted at warp granularity (pre-Volta semantics, which
  * the papers' machines have): a warp arriving at bar.sync waits until the
@@ -144,8 +144,10 @@ struct Launch {
 	uint64_t grid_ws;        /* cooperative launch: the grid-sync workspace (%envreg1:2), else 0 */
 };
 
-/* EX_YIELD: an mbarrier wait found its phase not over (exec_mbar.c); the warp goes on
- * as after EX_OK, but exec_run ends its slice so the warps it waits for run first */
+/* EX_YIELD: an mbarrier wait found its phase not over (exec_mbar.c), or lanes went to
+ * sleep (nanosleep, which libcu++'s waits back off with); the warp goes on as after
+ * EX_OK, but exec_run ends its slice so the warps it waits for run first, and step()
+ * lets another pending path of the warp run (simt_yield) */
 enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT, EX_YIELD };
 
 void gpu_set_fault(int kind);       /* FAULT_*, read back by gpu_last_fault() */
