@@ -21,6 +21,14 @@ device code (rdc_main.cu and two more units: nvcc -rdc=true, PTX only, -dc
 with a separate device link; rdc_hand.c: what is refused), and dynamic
 parallelism (rdc_dynpar.cu, dynpar.cu: recursive quicksort, tail launches,
 the pending-launch and nesting limits; dynpar_hand.c without nvcc).
+A further group is what a new
+user brought: libcu++'s cuda::barrier and cuda::pipeline (barrier.cu:
+mbarrier objects), cooperative_groups tiles wider than a warp and a -G
+build (reduce_t.cu: NVIDIA's reserved shared memory), cuRAND's device
+API, libcu++ atomics and complex numbers, n-body, histograms, odd-even
+merge sort, a BFS work queue with a synchronisation-free triangular
+solve, a 2D FFT, and texture filters the way simpleTexture and
+convolutionTexture write them.
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
@@ -121,6 +129,20 @@ PROGRAMS = {
     # dynamic parallelism (CDP2): kernels launching kernels
     "rdc_dynpar": ("rdc_dynpar.cu", ["-rdc=true", "-arch=sm_80"]),
     "dynpar": ("dynpar.cu", ["-rdc=true", "-arch=sm_80", "-O2"]),
+    # programs a new user brought (each pins the bugs fixed with it)
+    "barrier": ("barrier.cu", ["-arch=sm_80", "-O2"]),          # cuda::barrier/pipeline: mbarrier
+    "barrier_sm90": ("barrier.cu", ["-arch=sm_90", "-O2"]),     # try_wait, arrive with a count
+    "barrier_G": ("barrier.cu", ["-arch=sm_80", "-G"]),         # waits inside called functions
+    "reduce_t": ("reduce_t.cu", ["-arch=sm_80", "-O2"]),        # cg tiles wider than a warp
+    "reduce_t_G": ("reduce_t.cu", ["-arch=sm_80", "-G"]),       # -G: %reserved_smem_offset_1
+    "curandmc": ("curandmc.cu", ["-arch=sm_80", "-O2"]),        # cuRAND XORWOW, Philox
+    "libcupp": ("libcupp.cu", ["-arch=sm_90", "-O2"]),          # atomic_ref, complex, span
+    "nbody": ("nbody.cu", ["-arch=sm_80", "-O2"]),              # float4, rsqrtf, launch_bounds
+    "histo": ("histo.cu", ["-arch=sm_80", "-O2"]),              # per-warp sub-histograms
+    "oddeven": ("oddeven.cu", ["-arch=sm_80", "-O2", "-lineinfo"]),  # odd-even merge sort
+    "bfs": ("bfs.cu", ["-arch=sm_80", "-O2"]),                  # work queue, sync-free SpTRSV
+    "fft": ("fft.cu", ["-arch=sm_90", "-O2"]),                  # __sincosf, templated extern smem
+    "texfilter": ("texfilter.cu", ["-arch=sm_80", "-O2"]),      # rotate, texture->surface conv
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]
 # every built-in workload, in workloads.def order
@@ -647,7 +669,8 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 
 @needs_nvcc
 @pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures",
-                                  "coopgrid", "rdc", "dynpar"])
+                                  "coopgrid", "rdc", "dynpar", "barrier", "barrier_G",
+                                  "reduce_t"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:

@@ -1434,6 +1434,19 @@ def test_special_registers(sim):
     assert not bad, "special registers:\n" + "\n".join(bad[:40])
 
 
+@pytest.mark.parametrize("dyn, begin", [(0, 1024), (4096, 5120), (100, 1152)])
+def test_reserved_shared_memory_registers(sim, dyn, begin):
+    """Pins: %reserved_smem_offset_* were unknown registers, so every kernel
+    with a cooperative_groups tile wider than a warp (and every -G build
+    using cooperative_groups) failed to load.  The region starts past the
+    static (1000) and dynamic bytes rounded up to 128, as NVIDIA's GPUs
+    report; 288 bytes in use, 1 KB reserved, and it is real memory."""
+    r = ok(sim("sreg.ptx", "rsmem", 1, 1, "buf:u32:8:zero", shared=dyn))
+    # begin, end = +288, cap = +1024, _0 = _1 = begin, aggr = +1024, total, word
+    assert r.u32(0) == [begin, begin + 288, begin + 1024, begin, begin, begin + 1024,
+                        begin + 1024, 0x5eed]
+
+
 # ---- errors ---------------------------------------------------------------
 
 def line_of(path, marker):

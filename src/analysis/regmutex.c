@@ -127,7 +127,7 @@ int32_t regmutex_need(const Func *f, int32_t *need)
 		int nd = live_defs(f, in, defs, RA_MAXSLOT);
 		for (int j = 0; j < nd && j < RA_MAXSLOT; j++) add_slots(f, defs[j], s);
 		need[i] = popcount(s, sw) + ra_scratch(in);
-		if ((op_info[in->op].flags & OPF_BARRIER) && !(in->mods & MOD_WARP) && need[i] > bar)
+		if (rm_cta_wait(in) && need[i] > bar)
 			bar = need[i];
 	}
 	free(s);

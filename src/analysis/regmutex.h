@@ -36,6 +36,15 @@ typedef struct RmStats {     /* what the pass did to one kernel */
 	char why_buf[200];       /* pick.why when it is a message made for this kernel */
 } RmStats;
 
+/* an instruction at which a warp waits for other warps of its CTA: a CTA barrier, or an
+   mbarrier wait (test_wait/try_wait in the program's loop: the arrivals it waits for may
+   come from warps that need the extended set to get there), deadlock rule 2's points */
+static inline int rm_cta_wait(const Ins *in)
+{
+	return ((op_info[in->op].flags & OPF_BARRIER) && !(in->mods & MOD_WARP)) ||
+	       in->op == OP_MBAR_TEST || in->op == OP_MBAR_TRY;
+}
+
 /* registers a warp needs at each instruction (warp-level liveness, section
    III-A1, in 32-bit slots, plus ptxas scratch): need[nins]; returns the most
    needed at any CTA barrier (deadlock rule 2) */

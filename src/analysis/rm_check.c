@@ -95,11 +95,6 @@ static int check_regs(const Func *f, const Live *lt, const Live *lw, int32_t i, 
 	return bad;
 }
 
-static int cta_barrier(const Ins *in)
-{
-	return (op_info[in->op].flags & OPF_BARRIER) && !(in->mods & MOD_WARP);
-}
-
 /* inreg[x]: x lies in a divergent region; 2 if in one holding a CTA barrier */
 static void regions(const Cfg *c, uint8_t *inreg)
 {
@@ -120,7 +115,7 @@ static void regions(const Cfg *c, uint8_t *inreg)
 			if (x == c->ipdom[b] || x == c->exit || mark[x]) continue;
 			mark[x] = 1;
 			for (int32_t i = c->blocks[x].first; i <= c->blocks[x].last; i++)
-				bar |= cta_barrier(&f->ins[i]);
+				bar |= rm_cta_wait(&f->ins[i]);
 			for (int32_t k = 0; k < c->blocks[x].nsucc; k++) stk[sp++] = c->blocks[x].succ[k];
 		}
 		for (int32_t x = 0; x < nb; x++)
@@ -161,7 +156,7 @@ static int check_divergent(const Cfg *c, const int *min, FILE *out)
 			if (x == pd || x == c->exit || mark[x]) continue;
 			mark[x] = 1;
 			for (int32_t i = c->blocks[x].first; i <= c->blocks[x].last; i++) {
-				bar |= cta_barrier(&f->ins[i]);
+				bar |= rm_cta_wait(&f->ins[i]);
 				dir |= f->ins[i].op == OP_RF_RELEASE;
 			}
 			for (int32_t k = 0; k < c->blocks[x].nsucc; k++) stk[sp++] = c->blocks[x].succ[k];
@@ -224,7 +219,7 @@ int regmutex_check(const Func *f, int32_t bs, FILE *out)
 			}
 			int mb = m;
 			m = step(in, m, i, &bad, out);
-			if (cta_barrier(in) && m != M_REL) {
+			if (rm_cta_wait(in) && m != M_REL) {
 				if (out) fprintf(out, "regmutex check: %d: CTA barrier while acquired\n", i);
 				bad++;
 			}

@@ -82,11 +82,6 @@
 #include "analysis/rm_int.h"
 #include "base.h"
 
-static int cta_barrier(const Ins *in)
-{
-	return (op_info[in->op].flags & OPF_BARRIER) && !(in->mods & MOD_WARP);
-}
-
 static int divergent(const Cfg *c, int32_t b)
 {
 	const Block *bb = &c->blocks[b];
@@ -138,7 +133,7 @@ static int stays_released(const Plan *p, int32_t b)
 	const Block *bb = &p->c->blocks[b];
 	if (bb->first > bb->last) return 0;
 	const Ins *in = &p->f->ins[bb->first];
-	return cta_barrier(in) || ((op_info[in->op].flags & (OPF_RET | OPF_EXIT)) && in->guard < 0);
+	return rm_cta_wait(in) || ((op_info[in->op].flags & (OPF_RET | OPF_EXIT)) && in->guard < 0);
 }
 
 /* b's region is closed and reconverges at a block that must start released
@@ -234,7 +229,7 @@ static int pull_loads(Plan *p)
 			const uint64_t *in = live_in(p->lt, i);
 			for (int32_t k = i - 1; k >= bb->first; k--) {
 				const Ins *x = &f->ins[k];
-				if (cta_barrier(x)) break;                 /* deadlock rule 2 */
+				if (rm_cta_wait(x)) break;                /* deadlock rule 2 */
 				if (!(op_info[x->op].flags & OPF_LOAD) || x->space == SP_PARAM) continue;
 				int n = live_defs(f, x, regs, RA_MAXSLOT), hit = 0;
 				for (int j = 0; j < n && j < RA_MAXSLOT; j++)
@@ -265,7 +260,7 @@ static int close_modes(Plan *p)
 	free(mark);
 	free(stk);
 	for (int32_t i = 0; i < p->f->nins; i++)
-		if (p->M[i] && cta_barrier(&p->f->ins[i])) return 0;
+		if (p->M[i] && rm_cta_wait(&p->f->ins[i])) return 0;
 	return 1;
 }
 
@@ -542,7 +537,7 @@ static int plan_modes(Plan *p)
 	for (int32_t b = 0; b < p->nb; b++) {
 		p->bar[b] = 0;
 		for (int32_t i = p->c->blocks[b].first; i <= p->c->blocks[b].last; i++)
-			p->bar[b] |= cta_barrier(&f->ins[i]);
+			p->bar[b] |= rm_cta_wait(&f->ins[i]);
 	}
 	for (int32_t r = 0; r < f->nreg; r++) {
 		p->ext[r] = rm_wid(f, r) && f->phys[r] + rm_wid(f, r) > p->bs;

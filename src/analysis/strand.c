@@ -57,7 +57,7 @@ int strand_long_latency(const Ins *in)
 
 int strand_waits(const Ins *in)
 {
-	return in->op == OP_CP_WAIT || in->op == OP_CP_WAITALL;
+	return in->op == OP_CP_WAIT || in->op == OP_CP_WAITALL || in->op == OP_CP_MBAR;
 }
 
 Part *strand_form(const Func *f, const Cfg *c, int32_t n)

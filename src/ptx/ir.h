@@ -231,6 +231,12 @@ extern const char *const texgeom_name[NTEXGEOM];      /* "1d", ... */
 
 enum { FRAG_NONE, FRAG_A, FRAG_B, FRAG_C, FRAG_D };    /* wmma.load/.store fragment */
 enum { LAYOUT_ROW = 1, LAYOUT_COL = 2 };               /* Ins.layout nibbles */
+enum {                       /* mbarrier.*, cp.async.mbarrier.arrive: Ins.frag bits */
+	MBF_PARITY = 1,          /* test_wait/try_wait .parity: o[2] is a phase parity */
+	MBF_EXPECT_TX = 2,       /* arrive{_drop}.expect_tx: o[2] is a tx-count */
+	MBF_NOCOMPLETE = 4,      /* arrive{_drop}.noComplete: must not complete the phase */
+	MBF_NOINC = 8,           /* cp.async.mbarrier.arrive.noinc */
+};
 
 /* ---- operands ------------------------------------------------------- */
 
@@ -272,7 +278,9 @@ typedef enum SReg {          /* special registers */
 	SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE, SR_LANEMASK_GT,
 	SR_CLOCK, SR_CLOCK_HI, SR_CLOCK64, SR_GLOBALTIMER, SR_GLOBALTIMER_LO,
 	SR_GLOBALTIMER_HI,
-	SR_DYNAMIC_SMEM_SIZE, SR_TOTAL_SMEM_SIZE,
+	SR_DYNAMIC_SMEM_SIZE, SR_TOTAL_SMEM_SIZE, SR_AGGR_SMEM_SIZE,
+	SR_RSMEM_BEGIN, SR_RSMEM_END, SR_RSMEM_CAP,   /* %reserved_smem_offset_begin/end/cap */
+	SR_RSMEM_0, SR_RSMEM_1,                       /* %reserved_smem_offset_0, _1 */
 	SR_CLUSTERID, SR_NCLUSTERID, SR_CLUSTER_CTAID, SR_CLUSTER_NCTAID,
 	SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_IS_EXPLICIT_CLUSTER,
 	SR_ENVREG,               /* %envreg0..31: comp holds the index */
@@ -305,7 +313,7 @@ typedef struct Ins {
 	uint8_t shape;           /* wmma, mma, ldmatrix, stmatrix: MmaShape; tex, tld4, suld,
 	                            sust: TexGeom */
 	uint8_t frag;            /* wmma.load/.store: FRAG_*; ldmatrix/stmatrix: matrices
-	                            (.x1/.x2/.x4: 1, 2, 4) */
+	                            (.x1/.x2/.x4: 1, 2, 4); mbarrier: MBF_* */
 	uint8_t layout;          /* wmma: LAYOUT_* of the (first) matrix in the low nibble, of
 	                            wmma.mma's b in the high one */
 	uint8_t type3, type4;    /* wmma.mma's third and fourth types (.dtype.atype.btype.ctype:

@@ -97,6 +97,15 @@ void ptc_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, int
 /* its operands and modifiers against the PTX ISA's rules (st: ptc_modifier's) */
 void ptc_check(Parser *p, const Tok *t, const Ins *in, int st);
 
+/* parse_mbar.c: mbarrier.* and cp.async.mbarrier.arrive */
+/* the Op of an mbarrier.* mnemonic (refusing unknown forms), *used its fixed
+ * part's length; -1 for any other mnemonic */
+int pmb_op(Parser *p, const Tok *t, size_t *used);
+int pmb_is(int op);        /* one of the ops pmb_* parse */
+void pmb_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, char *hints,
+                  size_t *nhints, size_t cap);
+void pmb_check(Parser *p, const Tok *t, const Ins *in);   /* after the operands */
+
 /* parse_tex.c: tex, tld4, suld, sust on texture and surface objects */
 void ptex_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n);
 void ptex_check(Parser *p, const Tok *t, const Ins *in);   /* after the operands */

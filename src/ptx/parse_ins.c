@@ -142,7 +142,7 @@ static const ModDef *mod_lookup(const char *s, size_t n)
 static const struct { const char *name; int two; } unsupported[] = {
 	{"wgmma", 1}, {"tcgen05", 1},
 	{"txq", 0}, {"sured", 0}, {"suq", 0},
-	{"movmatrix", 0}, {"mbarrier", 1},
+	{"movmatrix", 0},
 	{"griddepcontrol", 1}, {"setmaxnreg", 0}, {"elect", 0}, {"stacksave", 0},
 	{"stackrestore", 0}, {"alloca", 0}, {"brx", 1}, {"istypep", 0}, {"pmevent", 0},
 	{"applypriority", 0}, {"discard", 0}, {"createpolicy", 0}, {"getctarank", 0},
@@ -231,6 +231,10 @@ static int is_video(Op op)
 static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 {
 	Op op = (Op)in->op;
+	if (pmb_is(op)) {
+		pmb_modifier(p, &mn->t, in, s, n, mn->hints, &mn->nhints, sizeof mn->hints);
+		return;
+	}
 	if (tc_op(op)) {
 		ptc_modifier(p, &mn->t, in, s, n, &mn->tc, mn->hints, &mn->nhints, sizeof mn->hints);
 		return;
@@ -305,6 +309,7 @@ static void mnemonic(Parser *p, Mnem *mn, Ins *in)
 	const char *s = mn->t.s, *end = s + mn->t.len;
 	size_t base = segs(s, mn->t.len, 1);
 	int op = ptc_op(p, &mn->t, &base);
+	if (op < 0) op = pmb_op(p, &mn->t, &base);
 	if (op < 0) op = op_lookup(s, base);
 	if (op < 0 || op == OP_SCOPE_BEGIN || op == OP_SCOPE_END) unknown_op(p, &mn->t, base);
 	in->op = (uint16_t)op;
@@ -549,6 +554,13 @@ static Shape shape(const Ins *in)
 	case OP_CALL: s.lo = 2, s.hi = 3, s.dest = 0; break;
 	case OP_CP_ASYNC: s.lo = 3, s.hi = 5, s.dest = 0, s.addr = 0; break;
 	case OP_CP_WAIT: s.dest = 0; break;
+	case OP_CP_MBAR: case OP_MBAR_INVAL: s.dest = 0, s.addr = 0; break;
+	case OP_MBAR_INIT: case OP_MBAR_EXPECT_TX: case OP_MBAR_COMPLETE_TX:
+		s.lo = s.hi = 2, s.dest = 0, s.addr = 0; break;
+	case OP_MBAR_ARRIVE: case OP_MBAR_DROP: s.hi = 2, s.addr = 1; break;
+	case OP_MBAR_TEST: s.lo = s.hi = 2, s.addr = 1; break;
+	case OP_MBAR_TRY: s.lo = 2, s.hi = 3, s.addr = 1; break;
+	case OP_MBAR_PENDING: break;
 	case OP_WMMA_LOAD: s.hi = 2, s.addr = 1; break;
 	case OP_WMMA_STORE: s.lo = 2, s.hi = 3, s.dest = 0, s.addr = 0; break;
 	case OP_WMMA_MMA: case OP_MMA: s.lo = s.hi = 3; break;
@@ -775,6 +787,7 @@ void p_instruction(Parser *p)
 		check_kinds(p, &mn.t, in);
 		if (tc_op(in->op)) ptc_check(p, &mn.t, in, mn.tc);
 		if (tex_op(in->op)) ptex_check(p, &mn.t, in);
+		if (pmb_is(in->op)) pmb_check(p, &mn.t, in);
 	}
 	p_expect(p, ';', "';' after the instruction");
 }

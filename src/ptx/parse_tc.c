@@ -27,7 +27,8 @@
  *   stmatrix.sync.aligned.m8n8.x1|x2|x4{.trans}{.shared{::cta}}.b16  [p], r;
  *       r a vector of 1, 2 or 4 32-bit registers (x1: or one register).
  *
- * The bulk, tensor and mbarrier forms of cp.async, mma.sp, wgmma, and the mma
+ * cp.async.mbarrier.arrive is parse_mbar.c's.  The bulk and tensor forms of
+ * cp.async, mma.sp, wgmma, and the mma
  * and ldmatrix forms outside these (sub-byte, fp8, .m8n8k4 .f16, .m16n16,
  * block scaling) are refused by name.
  */
@@ -85,7 +86,14 @@ int ptc_op(Parser *p, const Tok *t, size_t *used)
 			                                   : (size_t)(s2 - t->s) + n2;
 			return three[i].op;
 		}
-		refuse_n(p, t, eq(s2, n2, "mbarrier") ? 4 : 3);   /* .bulk, .mbarrier.arrive */
+		if (eq(s2, n2, "mbarrier")) {
+			const char *s3 = s2;
+			size_t n3 = seg(t, 3, &s3);
+			if (!eq(s3, n3, "arrive")) refuse_n(p, t, 4);
+			*used = (size_t)(s3 - t->s) + n3;
+			return OP_CP_MBAR;
+		}
+		refuse_n(p, t, 3);                                 /* .bulk, .reduce */
 	}
 	if (eq(s0, n0, "mma") || eq(s0, n0, "ldmatrix") || eq(s0, n0, "stmatrix")) {
 		if (!eq(s1, n1, "sync")) refuse_n(p, t, 2);           /* mma.sp, ... */

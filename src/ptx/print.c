@@ -238,7 +238,8 @@ enum {
 	      MOD_ACQ_REL | MOD_SC,
 };
 
-/* cp.async, wmma, mma, ldmatrix, stmatrix in the PTX ISA's order (parse_tc.c) */
+/* cp.async, mbarrier, wmma, mma, ldmatrix, stmatrix in the PTX ISA's order (parse_tc.c,
+ * parse_mbar.c) */
 static void tc_mnemonic(Out *o, const Ins *in)
 {
 	static const char *const lay[] = {"", "row", "col"}, *const frag[] = {"", "a", "b", "c",
@@ -250,6 +251,18 @@ static void tc_mnemonic(Out *o, const Ins *in)
 		return;
 	}
 	if (in->op == OP_CP_COMMIT || in->op == OP_CP_WAIT || in->op == OP_CP_WAITALL) return;
+	if (in->op >= OP_CP_MBAR && in->op <= OP_MBAR_PENDING) {   /* parse_mbar.c */
+		static const struct { uint8_t bit; const char *s; } f[] = {
+			{MBF_EXPECT_TX, "expect_tx"}, {MBF_NOCOMPLETE, "noComplete"},
+			{MBF_PARITY, "parity"}, {MBF_NOINC, "noinc"},
+		};
+		for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+			if (in->frag & f[i].bit) put(o, f[i].s);
+		if (in->hints) fputs(ir_str(o->m, in->hints), o->f);
+		put(o, space_name[in->space]);
+		put(o, ptxtype_name[in->type]);
+		return;
+	}
 	if (in->op == OP_LDMATRIX || in->op == OP_STMATRIX) {
 		fprintf(o->f, ".sync.aligned.%s.x%d%s", mma_shape_name[in->shape], in->frag,
 		        in->mods & MOD_TRANS ? ".trans" : "");

@@ -18,6 +18,14 @@
  * counted copy is in flight).  A wait that cannot go on parks the warp
  * (WAIT_ASYNC, a memory stall) and, under the two-level scheduler,
  * deactivates it like a long-latency wait; the completing access wakes it.
+ *
+ * cp.async.mbarrier.arrive (CPA_MBAR) makes an mbarrier's phase wait for
+ * the thread's copies so far (exec_mbar.c).  Here it waits like wait_all,
+ * without closing a group, and its arrival (an atomic on the object) issues
+ * once they are done: a consumer's test_wait sees the phase complete no
+ * earlier than the hardware would.  The hardware lets the producer warp run
+ * on meanwhile; rfsim holds it, so a producer that does other work between
+ * its copies and the barrier is timed too slow.
  */
 #include "sim/sm.h"
 
@@ -35,7 +43,7 @@ static void advance(TWarp *w)
 
 int cpa_ready(const TWarp *w, const TIns *ti)
 {
-	if (ti->cpa == CPA_WAITALL)
+	if (ti->cpa == CPA_WAITALL || ti->cpa == CPA_MBAR)
 		return w->cpa_oldest == w->cpa_open && !w->cpa_cnt[w->cpa_open % CPA_RING];
 	/* groups before cpa_open - N must be done: cpa_oldest has passed them */
 	uint32_t pending = w->cpa_open - w->cpa_oldest;

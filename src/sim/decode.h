@@ -93,7 +93,7 @@ typedef struct DIns {
 	int64_t imm;             /* DF_FRAMEADDR offset, special-register id, ... */
 	int32_t target;          /* branch target / callee entry pc */
 	int32_t reconv;          /* branch reconvergence pc (-1: at exit) */
-	int32_t aux;             /* call: index in Image.calls; sreg: component */
+	int32_t aux;             /* call: index in Image.calls; sreg: component; mbarrier: MBF_* */
 	int32_t ir;              /* index of the IR instruction (for reports) */
 	int32_t func;            /* index in Image.funcs of the function it belongs to */
 	uint32_t line;           /* PTX line */
@@ -153,6 +153,8 @@ typedef struct Image {
 	uint32_t *imm; int32_t nimm;     /* nimm rows of 32 lanes */
 	uint32_t shared_static;  /* bytes of static shared memory */
 	uint32_t dyn_base;       /* shared offset where dynamic shared memory starts */
+	uint32_t reserved_smem;  /* IMG_RESERVED_SMEM if the kernel reads %reserved_smem_offset_*:
+	                            its CTAs' shared memory ends with that region (img_cta_shared) */
 	uint32_t param_bytes;    /* kernel parameter buffer size */
 	struct ParamInfo *params; int32_t nparam;  /* the kernel's parameters */
 	int32_t max_slots, max_preds, max_local;  /* deepest call chain's needs (recursion: capped) */
@@ -173,5 +175,24 @@ Image *image_build(const struct Program *p, int32_t kernel);
    symbols are the program's, in the same order) */
 Image *image_build_in(const struct Program *p, const Module *m, int32_t kernel);
 void image_free(Image *img);
+
+/* NVIDIA's reserved shared memory (sm_80 on): 1 KB per CTA past the kernel's static and
+ * dynamic shared memory, 128-byte aligned, of which cooperative_groups uses 288 bytes at
+ * %reserved_smem_offset_1 (the scratch of tiles wider than a warp); the offsets
+ * NVIDIA's GPUs report: begin = _0 = _1, end = begin + 288, cap = begin + 1 KB.  Only
+ * kernels that read those registers get the region (it does not count in occupancy) */
+enum { IMG_RESERVED_SMEM = 1024, IMG_RESERVED_SMEM_USED = 288, IMG_RESERVED_ALIGN = 128 };
+
+static inline uint32_t img_reserved_begin(const Image *img, uint32_t dyn)
+{
+	return (img->dyn_base + dyn + IMG_RESERVED_ALIGN - 1) & ~(uint32_t)(IMG_RESERVED_ALIGN - 1);
+}
+
+/* bytes of shared memory a CTA of img with dyn dynamic bytes has */
+static inline uint32_t img_cta_shared(const Image *img, uint32_t dyn)
+{
+	return img->reserved_smem ? img_reserved_begin(img, dyn) + img->reserved_smem
+	                          : img->dyn_base + dyn;
+}
 
 #endif

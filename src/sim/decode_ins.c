@@ -202,6 +202,8 @@ int dec_add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, PtxT
 		x->flags = DF_INTERNAL | DF_SREG;
 		x->nd = 1, x->d[0] = slot, x->dw[0] = 2;
 		x->imm = o->reg, x->aux = o->comp;
+		if (o->reg >= SR_RSMEM_BEGIN && o->reg <= SR_RSMEM_1)
+			dc->img->reserved_smem = IMG_RESERVED_SMEM;
 		/* move the instruction being built after the internal one */
 		DIns tmp = dc->img->code[di];
 		dc->img->code[di] = *x;
@@ -412,6 +414,8 @@ static int decode_mov(DecodeCtx *dc, int32_t fi, const Ins *in)
 		DIns *d = dec_cur(dc);
 		d->flags |= DF_SREG;
 		d->imm = src->reg, d->aux = src->comp;
+		if (src->reg >= SR_RSMEM_BEGIN && src->reg <= SR_RSMEM_1)
+			dc->img->reserved_smem = IMG_RESERVED_SMEM;
 		return RF_OK;
 	}
 	if (src->kind == OPK_SYM && sym_class(dc, src->reg) == SC_FRAME) {
@@ -498,6 +502,28 @@ static int decode_atom(DecodeCtx *dc, int32_t fi, const Ins *in)
 	}
 	const char *why = sim_atom_check((AtomOp)in->aop, t);
 	return why ? dec_bad(dc, in, why) : RF_OK;
+}
+
+/* mbarrier.*, cp.async.mbarrier.arrive: [abase + aoff] the 8-byte object, d[0] the
+ * state or predicate, s[] in order (each read as its register's type), aux = MBF_* */
+static int decode_mbar(DecodeCtx *dc, int32_t fi, const Ins *in)
+{
+	const Func *fn = &dc->m->funcs[dc->img->funcs[fi].ir_func];
+	const Operand *a = find_addr(in);
+	if (a && dec_set_addr(dc, fi, in, a)) return RF_EINPUT;
+	dec_cur(dc)->elt = 8;
+	dec_cur(dc)->aux = in->frag;
+	for (int i = 0; i < in->nd + in->ns; i++) {
+		const Operand *o = &in->o[i];
+		PtxType t = o->kind == OPK_REG ? (PtxType)fn->regtype[o->reg] : PT_U32;
+		if (o == a) continue;
+		if (i < in->nd) {
+			if (dec_set_dst(dc, fi, in, o, 0)) return RF_EINPUT;
+		} else if (dec_add_src(dc, fi, in, o, t)) {
+			return RF_EINPUT;
+		}
+	}
+	return RF_OK;
 }
 
 /* destinations then sources, sources read as t (predicates as predicates) */
@@ -654,6 +680,10 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 		return RF_OK;
 	case OP_CP_COMMIT: case OP_CP_WAITALL:
 		return RF_OK;
+	case OP_CP_MBAR: case OP_MBAR_INIT: case OP_MBAR_INVAL: case OP_MBAR_ARRIVE:
+	case OP_MBAR_DROP: case OP_MBAR_EXPECT_TX: case OP_MBAR_COMPLETE_TX: case OP_MBAR_TEST:
+	case OP_MBAR_TRY: case OP_MBAR_PENDING:
+		return decode_mbar(dc, fi, in);
 	case OP_WMMA_LOAD: case OP_WMMA_STORE: return decode_wmma_mem(dc, fi, in);
 	case OP_WMMA_MMA: case OP_MMA: return decode_wmma_mma(dc, fi, in);
 	case OP_LDMATRIX: case OP_STMATRIX: return decode_matrix_mem(dc, fi, in);

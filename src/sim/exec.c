@@ -54,6 +54,11 @@ static uint64_t sreg_value(const Cta *c, const Warp *w, uint32_t l, int sr, int 
 	case SR_GLOBALTIMER_HI: return (uint32_t)((uint64_t)(clk / L->clock_ghz) >> 32);
 	case SR_DYNAMIC_SMEM_SIZE: return L->dyn_shmem;
 	case SR_TOTAL_SMEM_SIZE: return c->shared_bytes;
+	case SR_AGGR_SMEM_SIZE: return img_reserved_begin(L->img, L->dyn_shmem) + IMG_RESERVED_SMEM;
+	case SR_RSMEM_BEGIN: case SR_RSMEM_0: case SR_RSMEM_1:
+		return img_reserved_begin(L->img, L->dyn_shmem);
+	case SR_RSMEM_END: return img_reserved_begin(L->img, L->dyn_shmem) + IMG_RESERVED_SMEM_USED;
+	case SR_RSMEM_CAP: return img_reserved_begin(L->img, L->dyn_shmem) + IMG_RESERVED_SMEM;
 	case SR_CLUSTERID: case SR_CLUSTER_CTARANK: return 0;
 	case SR_NCLUSTERID: return nc[k];
 	case SR_CLUSTER_CTAID: return ci[k];
@@ -585,6 +590,11 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	case OP_CP_ASYNC:
 		if (gm && exec_cp_async(c, w, d, gm)) return EX_FAULT;
 		break;
+	case OP_CP_MBAR: case OP_MBAR_INIT: case OP_MBAR_INVAL: case OP_MBAR_ARRIVE:
+	case OP_MBAR_DROP: case OP_MBAR_EXPECT_TX: case OP_MBAR_COMPLETE_TX: case OP_MBAR_TEST:
+	case OP_MBAR_TRY: case OP_MBAR_PENDING:
+		if (gm && (r = exec_mbar(c, w, d, gm)) == EX_FAULT) return EX_FAULT;
+		break;
 	case OP_WMMA_LOAD:
 		if (gm && exec_wmma_load(c, w, d, gm)) return EX_FAULT;
 		break;
@@ -606,7 +616,10 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		if (gm && exec_surf(c, w, d, gm)) return EX_FAULT;
 		break;
 	case OP_CP_COMMIT: case OP_CP_WAIT: case OP_CP_WAITALL:   /* copied at issue: no wait */
-	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
+	case OP_NANOSLEEP:        /* the lanes wait: the warp's other paths may run (simt_yield) */
+		if (gm) r = EX_YIELD;
+		break;
+	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_BRKPT:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END:
 	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
 		break;
@@ -646,6 +659,7 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	}
 	t = &w->stk[w->nstk - 1];
 	if (++t->pc == t->rpc) simt_settle(c, w);
+	if (r == EX_YIELD && w->nstk) simt_yield(w);
 	return r;
 }
 
@@ -675,7 +689,7 @@ int exec_step(Cta *c, Warp *w)
 			w->nthread += (uint64_t)__builtin_popcount(act);
 		}
 		int r = step(c, w, d, act);
-		if (r != EX_OK) return r;
+		if (r != EX_OK && r != EX_YIELD) return r;
 		if (w->state == W_DONE) return EX_DONE;
 		if (!internal) return EX_OK;
 	}
@@ -695,7 +709,7 @@ int exec_run(Cta *c, Warp *w, int64_t budget)
 			w->nthread += (uint64_t)__builtin_popcount(act);
 		}
 		int r = step(c, w, d, act);
-		if (r != EX_OK) return r;
+		if (r != EX_OK) return r == EX_YIELD ? EX_OK : r;
 		if (w->state == W_DONE) return EX_DONE;
 	}
 	return EX_OK;

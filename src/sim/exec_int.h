@@ -126,6 +126,9 @@ void exec_mma_compute(PtxType at, PtxType bt, PtxType ct, PtxType dt, int M, int
                       int sat, const uint64_t *a, const uint64_t *b, const uint64_t *cm,
                       uint64_t *dm);
 
+/* exec_mbar.c: mbarrier.* and cp.async.mbarrier.arrive */
+int exec_mbar(Cta *c, Warp *w, const DIns *d, uint32_t act);
+
 /* exec_mmasync.c: mma.sync, ldmatrix, stmatrix */
 void exec_mma_sync(Warp *w, const Image *img, const DIns *d, uint32_t act);
 int exec_ldmatrix(Cta *c, Warp *w, const DIns *d, uint32_t act);
@@ -141,6 +144,7 @@ void simt_settle(Cta *c, Warp *w);
 void simt_exit(Cta *c, Warp *w, uint32_t lanes);
 void simt_ret(Cta *c, Warp *w, uint32_t lanes);
 void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken);
+void simt_yield(Warp *w);
 int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act);
 
 #endif

@@ -515,7 +515,7 @@ static void cta_start(Cta *c, const Launch *L, uint64_t id, CtaBuf *buf)
 {
 	Dim3 grid = L->grid;
 	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
-	uint32_t shared = L->img->dyn_base + L->dyn_shmem;
+	uint32_t shared = img_cta_shared(L->img, L->dyn_shmem);
 	*c = (Cta){0};
 	c->L = L;
 	c->id = (Dim3){(uint32_t)(id % grid.x), (uint32_t)(id / grid.x % grid.y),
@@ -544,7 +544,7 @@ static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
 {
 	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
 	CtaBuf buf;
-	ctabuf_init(&buf, L->img, nwarps, L->img->dyn_base + L->dyn_shmem);
+	ctabuf_init(&buf, L->img, nwarps, img_cta_shared(L->img, L->dyn_shmem));
 	int rc = RF_OK;
 	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
 	for (uint64_t id = 0; id < ncta && rc == RF_OK; id++) {
@@ -593,7 +593,7 @@ static int run_coop_grid(const Launch *L, int64_t budget, KernelStats *ks)
 	CtaBuf *bufs = xcalloc(ncta, sizeof *bufs);
 	Cta *cs = xcalloc(ncta, sizeof *cs);
 	for (uint64_t id = 0; id < ncta; id++) {
-		ctabuf_init(&bufs[id], L->img, nwarps, L->img->dyn_base + L->dyn_shmem);
+		ctabuf_init(&bufs[id], L->img, nwarps, img_cta_shared(L->img, L->dyn_shmem));
 		cta_start(&cs[id], L, id, &bufs[id]);
 	}
 	int rc = RF_OK, quiet = 0;

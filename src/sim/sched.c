@@ -169,7 +169,7 @@ static void prepare_cu(Sm *s, TWarp *w, const TIns *ti, int cu, int32_t pc, int3
 	s->cu_ord[s->ncu_ord++] = (int8_t)cu;
 	if (ti->flags & TF_MEM) {
 		pipe_memop(s, w, u, ti);
-		longl = u->mop->long_lat && (ti->flags & TF_LOAD);
+		longl = (u->mop->long_lat || ti->poll) && (ti->flags & TF_LOAD);
 	}
 	u->ev = (Event){.warp = u->warp, .pc = pc, .rbase = rbase, .pbase = pbase,
 	                .left = ti->nwr ? (~0u >> (32 - ti->nwr)) : 0, .long_lat = (uint8_t)longl,

@@ -49,6 +49,10 @@ void simt_settle(Cta *c, Warp *w)
 		SimtEntry e = *t;
 		w->nstk--;
 		if (e.call >= 0) call_return(c, w, &e);
+		if (e.call == SIMT_FOREIGN) {     /* back to the frame it was run from */
+			w->rbase = e.rbase, w->pbase = e.pbase, w->lbase = e.lbase;
+			w->depth += (int32_t)e.cmask;
+		}
 	}
 	w->state = W_DONE;
 	c->live_warps--;
@@ -67,9 +71,48 @@ void simt_ret(Cta *c, Warp *w, uint32_t lanes)
 {
 	for (int32_t i = w->nstk - 1; i >= 0; i--) {
 		w->stk[i].mask &= ~lanes;
-		if (w->stk[i].call >= 0) break;
+		if (w->stk[i].call >= 0 || w->stk[i].call == SIMT_FOREIGN) break;
 	}
 	simt_settle(c, w);
+}
+
+/* the top path waits for other lanes (an mbarrier wait that failed, a nanosleep): the
+ * lowest leaf path
+ * below it -- other lanes, none of them in a path above it, so nothing nested waits to
+ * reconverge into it -- moves to the top and runs first.  Every entry keeps its
+ * reconvergence entry below it, so the paths reconverge as before; taking the lowest leaf
+ * each time visits all of them in turn.  A leaf in a caller's frame (the waiting lanes
+ * are in a called function: a -G build's barrier.wait()) runs in that frame: it becomes
+ * a foreign entry (call = SIMT_FOREIGN) holding the frame to return to when it pops,
+ * and waits no further itself. */
+void simt_yield(Warp *w)
+{
+	int32_t top = w->nstk - 1, pick = -1, calls = 0, pick_calls = 0, last = -1, pick_c = -1;
+	if (top < 1 || w->stk[top].call == SIMT_FOREIGN) return;
+	uint32_t mine = w->stk[top].mask;
+	if (w->stk[top].call >= 0) calls = 1, last = top;
+	for (int32_t j = top - 1; j >= 0 && w->stk[j].call != SIMT_FOREIGN; j--) {
+		uint32_t m = w->stk[j].mask, above = 0;
+		if (w->stk[j].call >= 0) {
+			calls++, last = j;
+			continue;
+		}
+		if (!m || (m & mine) || w->stk[j].pc == w->stk[j].rpc) continue;
+		for (int32_t k = j + 1; k <= top; k++) above |= w->stk[k].mask;
+		if (!(m & above)) pick = j, pick_calls = calls, pick_c = last;
+	}
+	if (pick < 0) return;
+	SimtEntry e = w->stk[pick];
+	if (pick_calls) {
+		const SimtEntry *c = &w->stk[pick_c];  /* the call out of the leaf's frame */
+		e.call = SIMT_FOREIGN;
+		e.rbase = w->rbase, e.pbase = w->pbase, e.lbase = w->lbase;
+		e.cmask = (uint32_t)pick_calls;
+		w->rbase = c->rbase, w->pbase = c->pbase, w->lbase = c->lbase;
+		w->depth -= pick_calls;
+	}
+	memmove(&w->stk[pick], &w->stk[pick + 1], (size_t)(top - pick) * sizeof e);
+	w->stk[top] = e;
 }
 
 void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken)

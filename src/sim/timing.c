@@ -292,7 +292,7 @@ static int setup(Timing *tg, const Launch *L, const Config *cfg, int64_t budget)
 	tg->nsm = (int32_t)cfg->sm_count;
 	tg->ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
 	tg->warps_per_cta = (int32_t)((L->nthreads + 31) / 32);
-	tg->shared_bytes = L->img->dyn_base + L->dyn_shmem;
+	tg->shared_bytes = img_cta_shared(L->img, L->dyn_shmem);
 	if (timing_check_config(cfg)) return RF_EINPUT;
 	tprog_build(&tg->tp, L->img);
 	int n = ctas_per_sm(tg);

@@ -65,6 +65,7 @@ enum {                       /* TIns.cpa */
 	CPA_COMMIT,              /* cp.async.commit_group */
 	CPA_WAIT,                /* cp.async.wait_group TIns.arg: may wait for copies */
 	CPA_WAITALL,             /* cp.async.wait_all */
+	CPA_MBAR,                /* cp.async.mbarrier.arrive: issues once the copies are done */
 };
 
 /* registers in TIns lists: >= 0 a register slot, < 0 predicate -(v+1),
@@ -81,6 +82,10 @@ typedef struct TIns {
 	uint8_t ii_shift;        /* the unit is busy ii >> ii_shift cycles (at least 1): mma.sync
 	                            shapes with 1/2, 1/4, ... of m16n16k16's multiply-adds */
 	uint8_t tex;             /* tex, tld4: tex.lat cycles of filtering follow the texels */
+	uint8_t poll;            /* a load that polls for other warps (.volatile, .acquire,
+	                            mbarrier waits): a warp waiting for its result waits as for
+	                            memory, so the two-level scheduler deactivates it and the
+	                            warps it waits for (a spin in shared memory) get to run */
 	uint32_t regs;           /* offset of reads then writes in TProg.regs */
 	int32_t arg;             /* pseudo-op operand (DIns.imm): PREFETCH's register set;
 	                            cp.async.wait_group's N */

@@ -145,9 +145,12 @@ void tprog_build(TProg *tp, const Image *img)
 		regs_of(img, d, &rd, &wr);
 		t->cpa = d->op == OP_CP_ASYNC ? (d->mods & MOD_CG ? CPA_COPY_L2 : CPA_COPY)
 		       : d->op == OP_CP_COMMIT ? CPA_COMMIT : d->op == OP_CP_WAIT ? CPA_WAIT
-		       : d->op == OP_CP_WAITALL ? CPA_WAITALL : CPA_NONE;
+		       : d->op == OP_CP_WAITALL ? CPA_WAITALL : d->op == OP_CP_MBAR ? CPA_MBAR
+		       : CPA_NONE;
 		if (t->cpa == CPA_WAIT) t->arg = (int32_t)d->imm;
 		t->tex = d->op == OP_TEX || d->op == OP_TLD4;
+		t->poll = (t->flags & TF_LOAD) && ((d->mods & (MOD_VOLATILE | MOD_ACQUIRE)) ||
+		                                   d->op == OP_MBAR_TEST || d->op == OP_MBAR_TRY);
 		if (d->op == OP_MMA)                   /* pipe.tc.ii is per 16 * 16 * 16 */
 			while ((mma_sync_macs(dins_shape(d)) << t->ii_shift) < 16 * 16 * 16) t->ii_shift++;
 		if (t->flags & TF_NOREGS) rd.n = wr.n = 0;

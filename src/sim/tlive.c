@@ -260,7 +260,7 @@ static void stall_points(const Fn *f, uint8_t *lls, uint64_t *pin, uint64_t *tmp
 	for (int32_t pc = f->lo; pc < f->hi; pc++) {
 		const TIns *t = &f->tp->ins[pc];
 		const int32_t *rg = f->tp->regs + t->regs;
-		lls[pc] = t->cpa == CPA_WAIT || t->cpa == CPA_WAITALL;   /* waits for cp.async */
+		lls[pc] = t->cpa >= CPA_WAIT;   /* waits for cp.async */
 		for (int k = 0; k < t->nrd_reg; k++) lls[pc] |= (uint8_t)has_bit(pin + (size_t)pc * W, rg[k]);
 	}
 }

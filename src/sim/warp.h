@@ -13,6 +13,11 @@
  * frame and the lanes that made the call; `ret` removes lanes down to the
  * nearest call entry, and popping the call entry copies return values
  * back and restores the caller's frame.  `exit` removes lanes everywhere.
+ * Paths run one at a time, so lanes that wait in a loop for other lanes
+ * of their own warp (a spin lock, an mbarrier phase) wait for ever where
+ * Volta's independent thread scheduling lets the others go on; the one
+ * exception is an mbarrier wait that fails or a nanosleep (EX_YIELD):
+ * simt_yield then runs another pending path of the warp first.
  *
  * Barriers are counted at warp granularity (pre-Volta semantics, which
  * the papers' machines have): a warp arriving at bar.sync waits until the
@@ -32,12 +37,17 @@ typedef struct SimtEntry {
 	int32_t pc;              /* next instruction of this path */
 	int32_t rpc;             /* reconvergence pc, -1 = none (exit) */
 	uint32_t mask;           /* lanes on this path */
-	int32_t call;            /* call entry: Image.calls index of the call site; -1 otherwise */
+	int32_t call;            /* call entry: Image.calls index of the call site; -1 otherwise;
+	                            SIMT_FOREIGN: a path simt_yield runs in its own (caller's)
+	                            frame, rbase/pbase/lbase the frame to go back to, cmask the
+	                            call depth between them */
 	uint32_t cmask;          /* call entry: lanes that made the call */
 	int32_t rbase, pbase;    /* call entry: caller's frame bases (slots, predicates) */
 	uint32_t lbase;          /* call entry: caller's local frame base (bytes) */
 	int32_t func;            /* Image.funcs index of the function this path runs in */
 } SimtEntry;
+
+enum { SIMT_FOREIGN = -2 };
 
 enum { W_READY, W_BARRIER, W_DONE };
 
@@ -135,7 +145,11 @@ struct Launch {
 	struct Cdp *cdp;         /* device-side launches of this grid are recorded here (cdp.c) */
 };
 
-enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT };
+/* EX_YIELD: an mbarrier wait found its phase not over (exec_mbar.c), or lanes went to
+ * sleep (nanosleep, which libcu++'s waits back off with); the warp goes on as after
+ * EX_OK, but exec_run ends its slice so the warps it waits for run first, and step()
+ * lets another pending path of the warp run (simt_yield) */
+enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT, EX_YIELD };
 
 void gpu_set_fault(int kind);       /* FAULT_*, read back by gpu_last_fault() */
 

@@ -48,3 +48,5 @@ gen tensor.cu   tensor.sm90.ptx    -arch=sm_90
 gen mma.cu      mma.sm80.ptx       -arch=sm_80
 gen mma.cu      mma.sm90.ptx       -arch=sm_90
 gen texture.cu texture.sm80.ptx   -arch=sm_80
+gen mbarrier.cu mbarrier.sm80.ptx  -arch=sm_80
+gen mbarrier.cu mbarrier.sm90.ptx  -arch=sm_90
