@@ -188,7 +188,8 @@ def nvcc(out, sources, flags):
            *map(str, sources)]
     stamp = out.with_suffix(".cmd")
     if (out.exists() and stamp.exists() and stamp.read_text() == " ".join(cmd)
-            and all(Path(s).stat().st_mtime < out.stat().st_mtime for s in sources)):
+            and all(Path(s).stat().st_mtime < out.stat().st_mtime     # headers: check.h, ...
+                    for s in [*sources, *SRC.glob("*.h"), *SRC.glob("*.cuh")])):
         return out
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, f"{' '.join(cmd)}\n{p.stderr}"
