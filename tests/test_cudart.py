@@ -27,8 +27,10 @@ mbarrier objects), cooperative_groups tiles wider than a warp and a -G
 build (reduce_t.cu: NVIDIA's reserved shared memory), cuRAND's device
 API, libcu++ atomics and complex numbers, n-body, histograms, odd-even
 merge sort, a BFS work queue with a synchronisation-free triangular
-solve, a 2D FFT, and texture filters the way simpleTexture and
-convolutionTexture write them.
+solve, a 2D FFT, texture filters the way simpleTexture and
+convolutionTexture write them, and lanes that wait for lanes of their own
+warp (itslock.cu: spin locks, a flag handed between lanes, needing Volta's
+independent thread scheduling).
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
@@ -143,6 +145,7 @@ PROGRAMS = {
     "bfs": ("bfs.cu", ["-arch=sm_80", "-O2"]),                  # work queue, sync-free SpTRSV
     "fft": ("fft.cu", ["-arch=sm_90", "-O2"]),                  # __sincosf, templated extern smem
     "texfilter": ("texfilter.cu", ["-arch=sm_80", "-O2"]),      # rotate, texture->surface conv
+    "itslock": ("itslock.cu", ["-arch=sm_80", "-O2"]),          # lanes waiting for lanes (ITS)
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]
 # every built-in workload, in workloads.def order
@@ -671,7 +674,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 @needs_nvcc
 @pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures",
                                   "coopgrid", "rdc", "dynpar", "barrier", "barrier_G",
-                                  "reduce_t"])
+                                  "reduce_t", "itslock"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:

@@ -322,10 +322,11 @@ def test_deadlock_reports_every_warp_and_exits_1():
 @pytest.mark.parametrize("model", model_names())
 @pytest.mark.parametrize("kernel", ["spin", "caslock"])
 def test_livelock_reports_every_warp_and_exits_1(kernel, model):
-    """A warp spinning on a flag nobody sets, or every lane of a warp on a
-    CAS lock, keeps issuing for ever: the deadlock watchdog never fired and
-    the run never ended (a CUDA program with such a kernel hung).  Each
-    warp comes back to an earlier state with no memory written: livelock."""
+    """A warp spinning on a flag nobody sets, or lanes spinning on a CAS lock
+    whose winner never releases it, keeps issuing for ever: the deadlock
+    watchdog never fired and the run never ended (a CUDA program with such
+    a kernel hung).  Each warp comes back to an earlier state with no memory
+    written: livelock."""
     p = rfsim("run", ROOT / "tests/sem/err_livelock.ptx", "-k", kernel, "-g", 2, "-b", 64,
               "-a", "buf:u32:2:zero", "-s", "sim.hang_cycles=2000", "-s", f"rf.model={model}",
               timeout=60)

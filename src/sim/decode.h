@@ -55,6 +55,9 @@ enum {                       /* DIns.flags */
 	DF_BUILTIN   = 1 << 7,   /* call of a runtime function rfsim provides: imm = BUILTIN_* */
 	DF_IGNSRC    = 1 << 8,   /* cp.async: s[2] is the ignore-src predicate */
 	DF_INDIRECT  = 1 << 9,   /* call through a register: s[0] holds the function address */
+	DF_SPIN      = 1 << 10,  /* backward branch of a loop that polls memory (an atomic, an
+	                            ordered or volatile load): where one path of a diverged warp
+	                            spins in it, simt.c may let the warp's waiting lanes go on */
 };
 
 enum {                       /* DIns.fast: hot (op, type) pairs with no modifiers */

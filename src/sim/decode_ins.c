@@ -694,6 +694,24 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	die("decode_one: pseudo instruction");
 }
 
+/* does code[from..to], a loop's body in code order, poll memory another thread may change:
+ * an atomic that returns a value, a load with a memory order or .volatile, or a plain load
+ * beside a fence (DF_SPIN) */
+static int polls(const DIns *code, int32_t from, int32_t to)
+{
+	int loads = 0, fence = 0;
+	for (int32_t pc = from; pc <= to; pc++) {
+		const DIns *d = &code[pc];
+		if (d->op == OP_ATOM) return 1;
+		if (d->op == OP_LD || d->op == OP_LDU) {
+			if (d->mods & (MOD_VOLATILE | MOD_RELAXED | MOD_ACQUIRE | MOD_SC)) return 1;
+			loads = 1;
+		}
+		fence |= d->op == OP_MEMBAR || d->op == OP_FENCE;
+	}
+	return loads && fence;
+}
+
 int decode_func(DecodeCtx *dc, int32_t fi)
 {
 	Image *img = dc->img;
@@ -723,6 +741,7 @@ int decode_func(DecodeCtx *dc, int32_t fi)
 		int32_t r = cfg_reconverge_pc(cfg, d->ir);
 		d->reconv = r >= 0 ? pc_of[r] : -1;
 		if (d->guard >= 0) d->flags |= DF_DIVERGE;
+		if (d->target <= pc && polls(img->code, d->target, pc)) d->flags |= DF_SPIN;
 	}
 	cfg_free(cfg);
 	free(pc_of);

@@ -536,6 +536,31 @@ static inline int rf_pseudo(const DIns *d)
 	return d->op == OP_RF_PREFETCH || d->op == OP_RF_ACQUIRE || d->op == OP_RF_RELEASE;
 }
 
+/* a warp-synchronous instruction (bar.warp.sync, shfl.sync, vote.sync, match.sync,
+ * redux.sync) whose member masks name live lanes outside the path, or a CTA barrier the
+ * warp's other live lanes have not reached: if those lanes spun in a loop and the path
+ * went on without them (simt_release), the path waits here for them (simt_syncwait) and
+ * the instruction runs when they come */
+static int sync_waits(Warp *w, const Image *img, const DIns *d, uint32_t act, uint32_t gm)
+{
+	int ms;
+	switch ((Op)d->op) {
+	case OP_BAR: case OP_BARRIER: ms = d->mods & MOD_WARP ? 0 : 99; break;
+	case OP_SHFL: ms = 3; break;
+	case OP_VOTE: case OP_MATCH: case OP_REDUX: ms = 1; break;
+	default: ms = -1; break;
+	}
+	uint32_t want = ~0u;                       /* a CTA barrier: every lane */
+	if (ms < 0 || (ms < 99 && d->ns <= ms)) return 0;
+	if (ms < 99) {
+		const uint32_t *m = srcp(w, img, d->s[ms]);
+		want = 0;
+		LANES(gm, l) want |= m[l];
+	}
+	want &= ~act & ~w->exited & w->valid;
+	return want && simt_syncwait(w, want);
+}
+
 static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const Image *img = c->L->img;
@@ -546,9 +571,11 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	}
 	SimtEntry *t = &w->stk[w->nstk - 1];
 	int r = EX_OK;
+	if (w->nstk > 1 && gm && sync_waits(w, img, d, act, gm)) return EX_OK;
 	switch ((Op)d->op) {
 	case OP_BRA:
 		simt_branch(c, w, d, act, gm);
+		if ((d->flags & DF_SPIN) && gm == act) simt_spin(c, w, d, act);
 		return EX_OK;
 	case OP_CALL:
 		if (gm != act) {        /* a guarded call: run it for the guarded lanes */
@@ -724,7 +751,7 @@ void warp_reset(Warp *w, const Cta *c, int32_t widx)
 	w->trace = NULL;
 	w->valid = n == 32 ? ~0u : (1u << n) - 1;
 	w->exited = ~w->valid;
-	simt_push(w, (SimtEntry){L->img->funcs[0].entry, -1, w->valid, -1, 0, 0, 0, 0, 0});
+	simt_push(w, (SimtEntry){L->img->funcs[0].entry, -1, w->valid, -1, 0, 0, 0, 0, 0, 0});
 	w->rbase = w->pbase = 0;
 	w->lbase = 0;
 	w->depth = 0;
@@ -733,5 +760,7 @@ void warp_reset(Warp *w, const Cta *c, int32_t widx)
 	w->widx = widx;
 	w->ninsts = w->nthread = w->npseudo = 0;
 	w->mem_hint = 0;
+	w->spin_pc = -1;
+	w->spin_n = 0;
 	memset(w->preds, 0, (size_t)L->img->max_preds * sizeof *w->preds);
 }

@@ -145,6 +145,8 @@ void simt_exit(Cta *c, Warp *w, uint32_t lanes);
 void simt_ret(Cta *c, Warp *w, uint32_t lanes);
 void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken);
 void simt_yield(Warp *w);
+void simt_spin(Cta *c, Warp *w, const DIns *d, uint32_t act);
+int simt_syncwait(Warp *w, uint32_t missing);
 int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act);
 
 #endif

@@ -76,6 +76,129 @@ void simt_ret(Cta *c, Warp *w, uint32_t lanes)
 	simt_settle(c, w);
 }
 
+/* the top path waits for lanes of its warp that wait at its reconvergence point X (it
+ * spins, and simt_yield found no other path to run): those lanes go on past X now, as
+ * independent thread scheduling lets them.  R, the entry they wait in, moves to its own
+ * reconvergence point; the paths above it that were to meet at X meet there instead,
+ * placeholders waiting at X are dropped, and the waiting lanes get an entry of their own
+ * from X, on top.  A path inside a call whose lanes wait in the caller is left alone: the
+ * call's lanes return together.  1 if lanes were let go. */
+static int simt_release(Warp *w)
+{
+	int32_t top = w->nstk - 1, r;
+	const SimtEntry *t = &w->stk[top];
+	int32_t x = t->rpc;
+	if (t->call != -1 || x < 0) return 0;
+	for (r = top - 1; r >= 0; r--) {
+		const SimtEntry *e = &w->stk[r];
+		if (e->call == SIMT_FOREIGN) return 0;
+		if (e->pc == x && e->rpc != x) break;
+		if (e->call >= 0) return 0;
+	}
+	if (r < 0) return 0;
+	uint32_t busy = 0;
+	for (int32_t j = r + 1; j <= top; j++)
+		if (w->stk[j].pc != x || w->stk[j].rpc != x) busy |= w->stk[j].mask;
+	SimtEntry *R = &w->stk[r];
+	uint32_t lanes = R->mask & ~busy & ~w->exited;
+	if (!lanes) return 0;
+	int32_t out = R->rpc, n = r + 1;
+	for (int32_t j = r + 1; j <= top; j++) {
+		SimtEntry e = w->stk[j];
+		if (e.pc == x && e.rpc == x) continue;
+		if (e.rpc == x) e.rpc = out, e.its = 1;
+		w->stk[n++] = e;
+	}
+	w->nstk = n;
+	R = &w->stk[r];
+	R->pc = out;
+	simt_push(w, (SimtEntry){x, out, lanes, -1, 0, 0, 0, 0, R->func, 1});
+	return 1;
+}
+
+/* the top path P reached a warp-synchronous instruction (bar.warp.sync, shfl.sync, ...) or
+ * a CTA barrier whose member mask names lanes `missing` that are on sibling paths, where one
+ * of them spun and simt_release let lanes go on (SimtEntry.its).  P waits for them there: it
+ * becomes their reconvergence entry at its pc, below them, and they run until they reach
+ * it, as Volta's convergence would have them.  1 if P now waits; 0 where the lanes are
+ * elsewhere or no path was released (P then runs the instruction without them, as a
+ * pre-Volta warp does). */
+int simt_syncwait(Warp *w, uint32_t missing)
+{
+	int32_t top = w->nstk - 1, j;
+	SimtEntry p = w->stk[top];
+	uint32_t have = 0;
+	int32_t its = p.its;
+	if (p.call != -1) return 0;
+	for (j = top - 1; j >= 0 && w->stk[j].rpc == p.rpc && w->stk[j].pc != p.rpc; j--) {
+		const SimtEntry *e = &w->stk[j];
+		if (e->call != -1) return 0;
+		have |= e->mask & missing;
+		its |= e->its;
+	}
+	if (have != missing || !its) return 0;
+	int32_t s0 = j + 1, n = s0, nwait = 0;
+	SimtEntry wait[32];
+	uint32_t mask = p.mask;
+	for (j = s0; j < top; j++) {
+		SimtEntry e = w->stk[j];
+		if (e.mask & missing) {
+			mask |= e.mask;
+			e.rpc = p.pc;
+			wait[nwait++] = e;
+		} else {
+			w->stk[n++] = e;
+		}
+	}
+	p.mask = mask;
+	w->stk[n++] = p;
+	for (j = 0; j < nwait; j++) w->stk[n++] = wait[j];
+	return 1;
+}
+
+/* back edges of a polling loop (DF_SPIN) before the path's state is compared, and
+ * back edges in a row without a write after which its waiting lanes go on anyway */
+enum { SIMT_SPIN_SNAP = 8, SIMT_SPIN_LONG = 256 };
+
+/* the top path's registers and predicates in its frame, lanes act */
+static uint64_t path_hash(const Cta *c, const Warp *w, uint32_t act)
+{
+	const ImgFunc *f = &c->L->img->funcs[w->stk[w->nstk - 1].func];
+	const uint32_t *r = w->regs + ((size_t)w->rbase << 5);
+	uint64_t h = 0xcbf29ce484222325u;
+	for (int32_t s = 0; s < f->nslot; s++, r += 32)
+		LANES(act, l) h = (h ^ r[l]) * 0x100000001b3u;
+	for (int32_t p = 0; p < f->npred; p++)
+		h = (h ^ (w->preds[w->pbase + p] & act)) * 0x100000001b3u;
+	return h;
+}
+
+/* the whole top path took the back edge of a polling loop (DF_SPIN): if an iteration left
+ * its registers and predicates as they were with nothing written, or it has gone round
+ * SIMT_SPIN_LONG times writing nothing, it waits for other lanes: let them run
+ * (simt_yield, simt_release) */
+void simt_spin(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	int32_t pc = (int32_t)(d - c->L->img->code);
+	if (w->nstk < 2) return;
+	uint64_t writes = w->nwrites - w->nlocal;
+	if (w->spin_pc != pc || w->spin_writes != writes) {
+		w->spin_pc = pc;
+		w->spin_n = 0;
+		w->spin_writes = writes;
+	}
+	uint32_t n = ++w->spin_n;
+	if (n < SIMT_SPIN_SNAP) return;
+	if (n == SIMT_SPIN_SNAP) {
+		w->spin_hash = path_hash(c, w, act);
+		return;
+	}
+	if (n < SIMT_SPIN_LONG && (n > SIMT_SPIN_SNAP + 1 || path_hash(c, w, act) != w->spin_hash))
+		return;
+	w->spin_n = 0;
+	simt_yield(w);
+}
+
 /* the top path waits for other lanes (an mbarrier wait that failed, a nanosleep): the
  * lowest leaf path
  * below it -- other lanes, none of them in a path above it, so nothing nested waits to
@@ -101,7 +224,10 @@ void simt_yield(Warp *w)
 		for (int32_t k = j + 1; k <= top; k++) above |= w->stk[k].mask;
 		if (!(m & above)) pick = j, pick_calls = calls, pick_c = last;
 	}
-	if (pick < 0) return;
+	if (pick < 0) {
+		simt_release(w);
+		return;
+	}
 	SimtEntry e = w->stk[pick];
 	if (pick_calls) {
 		const SimtEntry *c = &w->stk[pick_c];  /* the call out of the leaf's frame */
@@ -128,9 +254,9 @@ void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken)
 		int32_t fall = t->pc + 1, func = t->func;
 		t->pc = d->reconv;
 		if (fall != d->reconv)
-			simt_push(w, (SimtEntry){fall, d->reconv, act & ~taken, -1, 0, 0, 0, 0, func});
+			simt_push(w, (SimtEntry){fall, d->reconv, act & ~taken, -1, 0, 0, 0, 0, func, 0});
 		if (d->target != d->reconv)
-			simt_push(w, (SimtEntry){d->target, d->reconv, taken, -1, 0, 0, 0, 0, func});
+			simt_push(w, (SimtEntry){d->target, d->reconv, taken, -1, 0, 0, 0, 0, func, 0});
 	}
 	simt_settle(c, w);
 }
@@ -173,7 +299,7 @@ static int indirect_target(Cta *c, Warp *w, const DIns *d, uint32_t *act, int *s
 		SimtEntry *t = &w->stk[w->nstk - 1];
 		int32_t pc = t->pc, func = t->func;
 		t->pc = pc + 1;              /* every lane reconverges after the call */
-		simt_push(w, (SimtEntry){pc, pc + 1, *act & ~same, -1, 0, 0, 0, 0, func});
+		simt_push(w, (SimtEntry){pc, pc + 1, *act & ~same, -1, 0, 0, 0, 0, func, 0});
 		*act = same;
 	}
 	return f;
@@ -208,7 +334,7 @@ int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		}
 	SimtEntry *t = &w->stk[w->nstk - 1];
 	if (!split) t->pc++;        /* a split left its rest entry at the call */
-	SimtEntry e = {callee->entry, -1, act, d->aux, act, w->rbase, w->pbase, w->lbase, f};
+	SimtEntry e = {callee->entry, -1, act, d->aux, act, w->rbase, w->pbase, w->lbase, f, 0};
 	simt_push(w, e);
 	w->rbase = rb;
 	w->pbase = pb;

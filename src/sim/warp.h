@@ -13,11 +13,19 @@
  * frame and the lanes that made the call; `ret` removes lanes down to the
  * nearest call entry, and popping the call entry copies return values
  * back and restores the caller's frame.  `exit` removes lanes everywhere.
- * Paths run one at a time, so lanes that wait in a loop for other lanes
- * of their own warp (a spin lock, an mbarrier phase) wait for ever where
- * Volta's independent thread scheduling lets the others go on; the one
- * exception is an mbarrier wait that fails or a nanosleep (EX_YIELD):
- * simt_yield then runs another pending path of the warp first.
+ * Paths run one at a time.  Lanes that wait in a loop for other lanes of
+ * their own warp (a spin lock, an mbarrier phase, a flag) would wait for
+ * ever; Volta's independent thread scheduling lets the others go on, and
+ * CUDA code since sm_70 relies on it.  So when the top path waits -- an
+ * mbarrier wait that fails or a nanosleep (EX_YIELD), or a polling loop
+ * (DF_SPIN) whose back edge it takes with its registers and predicates
+ * unchanged over an iteration and no memory written, or SIMT_SPIN_LONG
+ * times in a row without a write -- simt_yield first runs another pending
+ * path of the warp, and if there is none, lets the lanes waiting at the
+ * path's reconvergence point go on past it (simt_release): they, the
+ * spinning path and its siblings then reconverge one level further out.
+ * Until a path spins, reconvergence is the stack's, as on the hardware,
+ * whose compiler-placed convergence barriers give way only to a yield.
  *
  * Barriers are counted at warp granularity (pre-Volta semantics, which
  * the papers' machines have): a warp arriving at bar.sync waits until the
@@ -45,6 +53,9 @@ typedef struct SimtEntry {
 	int32_t rbase, pbase;    /* call entry: caller's frame bases (slots, predicates) */
 	uint32_t lbase;          /* call entry: caller's local frame base (bytes) */
 	int32_t func;            /* Image.funcs index of the function this path runs in */
+	int32_t its;             /* 1: simt_release made it (lanes let past a spinning path) or
+	                            moved its reconvergence point: it and its siblings wait for
+	                            each other at warp-synchronous instructions and barriers */
 } SimtEntry;
 
 enum { SIMT_FOREIGN = -2 };
@@ -99,6 +110,11 @@ typedef struct Warp {
 	uint64_t nwrites;        /* instructions that may have changed memory (stores, atomics
 	                            that changed a value, builtin calls): the livelock
 	                            watchdog's sign of progress; never reset */
+	uint64_t nlocal;         /* of those, stores to local memory, which no other thread sees */
+	int32_t spin_pc;         /* DF_SPIN branch the top path last looped at (-1: none) */
+	uint32_t spin_n;         /* its back edges in a row with no write by the warp */
+	uint64_t spin_writes;    /* nwrites - nlocal when that run began */
+	uint64_t spin_hash;      /* the path's registers and predicates at back edge SIMT_SPIN_SNAP */
 } Warp;
 
 typedef struct Barrier {

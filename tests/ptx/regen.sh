@@ -50,3 +50,4 @@ gen mma.cu      mma.sm90.ptx       -arch=sm_90
 gen texture.cu texture.sm80.ptx   -arch=sm_80
 gen mbarrier.cu mbarrier.sm80.ptx  -arch=sm_80
 gen mbarrier.cu mbarrier.sm90.ptx  -arch=sm_90
+gen its.cu      its.sm80.ptx       -arch=sm_80 -O2

@@ -1,0 +1,111 @@
+"""Lanes that wait for lanes of their own warp (src/sim/simt.c: simt_spin,
+simt_release, simt_syncwait; tests/ptx/its.cu's kernels).
+
+Since Volta, CUDA code may spin in a loop until another lane of the same warp
+does something: a per-bin spin lock taken by several lanes of one warp, a
+flag one lane sets for another.  On a post-dominator reconvergence stack the
+lanes that wait at the loop's exit never run, and each of these kernels hung
+(reported as a livelock).  Now a path that spins -- a polling loop whose
+iteration leaves its registers as they were with nothing written, or runs 256
+times writing nothing -- lets the lanes waiting at its reconvergence point go
+on, and a warp-synchronous instruction (here __syncwarp) or barrier those
+lanes then reach waits for the spinning lanes.  libcu++'s binary_semaphore,
+taken by every thread of a block, works the same way.  Every kernel's result is checked exactly,
+in timing and functional mode and under every register-file model.
+"""
+
+import struct
+
+import pytest
+
+from rfsim_test import ROOT, models
+from test_tensor import run
+
+PTX = ROOT / "tests" / "ptx" / "its.sm80.ptx"
+HIST_LOCK = "_Z9hist_lockPKiiPiS1_i"
+HIST_SLEEP = "_Z10hist_sleepPKiiPiS1_i"
+HIST_COUNT = "_Z10hist_countPKiiPiS1_iS1_"
+HANDOFF = "_Z7handoffPiS_S_"
+RING = "_Z4ringPiS_"
+SEM_SUM = "_Z7sem_sumPi"
+
+MODES = [(None, []), (None, ["sim.mode=functional"])] + \
+        [("maxwell-ltrf", [f"rf.model={m}"]) for m in models()]
+
+
+def s32s(d, n):
+    b = (d / f"arg{n}.bin").read_bytes()
+    return list(struct.unpack(f"<{len(b) // 4}i", b))
+
+
+def hist(tmp, kernel, n, nb, block, config, sets, extra=()):
+    p, d = run(tmp, PTX, kernel, (n + block - 1) // block, block, f"buf:s32:{n}:iota",
+               f"s32:{n}", f"buf:s32:{nb}:zero", f"buf:s32:{nb}:zero", f"s32:{nb}", *extra,
+               sets=sets, config=config)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert s32s(d, 2) == [0] * nb, "a lock was left held"
+    return d
+
+
+@pytest.mark.parametrize("config, sets", MODES)
+def test_spin_lock_histogram(tmp_path, config, sets):
+    n, nb = 1500, 5
+    d = hist(tmp_path, HIST_LOCK, n, nb, 96, config, sets)
+    assert s32s(d, 3) == [sum(i for i in range(n) if i % nb == b) for b in range(nb)]
+
+
+@pytest.mark.parametrize("config, sets", MODES[:2])
+def test_spin_lock_with_nanosleep_backoff(tmp_path, config, sets):
+    n, nb = 1500, 3
+    d = hist(tmp_path, HIST_SLEEP, n, nb, 128, config, sets)
+    assert s32s(d, 3) == [len(range(b, n, nb)) for b in range(nb)]
+
+
+@pytest.mark.parametrize("config, sets", MODES[:2])
+def test_spin_lock_counting_its_tries(tmp_path, config, sets):
+    """The loop's registers change every time round (a try counter): its
+    waiting lanes go on after 256 iterations without a write."""
+    n, nb = 200, 3
+    d = hist(tmp_path, HIST_COUNT, n, nb, 64, config, sets, extra=[f"buf:s32:{n}:zero"])
+    assert s32s(d, 3) == [len(range(b, n, nb)) for b in range(nb)]
+    tries = s32s(d, 5)
+    assert min(tries) >= 0 and max(tries) >= 256, max(tries)
+
+
+@pytest.mark.parametrize("config, sets", MODES)
+def test_flag_handed_between_lanes_then_syncwarp(tmp_path, config, sets):
+    """Lane 0 spins until lane 1 sets a flag after lane 0's branch; lanes 2..31
+    read, after __syncwarp(), what lane 0 wrote once it saw the flag."""
+    p, d = run(tmp_path, PTX, HANDOFF, 2, 128, "buf:s32:8:zero", "buf:s32:8:zero",
+               "buf:s32:256:zero", sets=sets, config=config)
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = s32s(d, 2)
+    assert s32s(d, 1) == [w + 100 for w in range(8)]
+    for w in range(8):
+        assert out[w * 32 + 2:w * 32 + 32] == [(w + 100) * 2 + ln for ln in range(2, 32)], w
+
+
+@pytest.mark.parametrize("config, sets", MODES[:2])
+def test_chain_through_the_warp(tmp_path, config, sets):
+    p, d = run(tmp_path, PTX, RING, 2, 128, f"buf:s32:{32 * 1024 + 8}:zero",
+               "buf:s32:256:zero", sets=sets, config=config)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert s32s(d, 1) == list(range(32)) * 8
+
+
+def test_deterministic(tmp_path):
+    outs = []
+    for _ in range(2):
+        p, d = run(tmp_path, PTX, HIST_LOCK, 16, 96, "buf:s32:1500:iota", "s32:1500",
+                   "buf:s32:5:zero", "buf:s32:5:zero", "s32:5")
+        assert p.returncode == 0, p.stderr
+        outs.append([ln for ln in p.stdout.splitlines()
+                     if not ln.startswith(("sim seconds", "rate"))])
+    assert outs[0] == outs[1] and any(ln.startswith("cycles") for ln in outs[0]), outs[0]
+
+
+@pytest.mark.parametrize("config, sets", MODES[:2])
+def test_libcupp_semaphore_taken_by_every_thread(tmp_path, config, sets):
+    p, d = run(tmp_path, PTX, SEM_SUM, 4, 96, "buf:s32:4:zero", sets=sets, config=config)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert s32s(d, 0) == [95 * 96 // 2] * 4
