@@ -543,16 +543,16 @@ static inline int rf_pseudo(const DIns *d)
  * the instruction runs when they come */
 static int sync_waits(Warp *w, const Image *img, const DIns *d, uint32_t act, uint32_t gm)
 {
-	int ms;
+	int ms;                                    /* the member mask's source */
 	switch ((Op)d->op) {
-	case OP_BAR: case OP_BARRIER: ms = d->mods & MOD_WARP ? 0 : 99; break;
+	case OP_BAR: case OP_BARRIER: ms = d->mods & MOD_WARP ? 0 : -2; break;
 	case OP_SHFL: ms = 3; break;
 	case OP_VOTE: case OP_MATCH: case OP_REDUX: ms = 1; break;
-	default: ms = -1; break;
+	default: return 0;
 	}
-	uint32_t want = ~0u;                       /* a CTA barrier: every lane */
-	if (ms < 0 || (ms < 99 && d->ns <= ms)) return 0;
-	if (ms < 99) {
+	uint32_t want = ~0u;                       /* a CTA barrier (-2): every lane */
+	if (ms >= 0) {
+		if (d->ns <= ms) return 0;
 		const uint32_t *m = srcp(w, img, d->s[ms]);
 		want = 0;
 		LANES(gm, l) want |= m[l];
@@ -718,7 +718,7 @@ int exec_step(Cta *c, Warp *w)
 		int r = step(c, w, d, act);
 		if (r != EX_OK && r != EX_YIELD) return r;
 		if (w->state == W_DONE) return EX_DONE;
-		if (!internal) return EX_OK;
+		if (!internal) return r;
 	}
 }
 

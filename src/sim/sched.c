@@ -192,6 +192,8 @@ static void after_exec(Sm *s, Sched *sc, TWarp *w, int r, const TIns *ti)
 		sched_set_npc(s, w, -1);
 	} else if (ti && ti->flags & TF_BRANCH) {
 		sm_park(s, w, WAIT_BR);
+	} else if (r == EX_YIELD && s->policy == P_TWOLEVEL) {
+		deactivate(s, sc, w);          /* it sleeps or waits for another warp: let one in */
 	}
 	if (r == EX_BARRIER || r == EX_DONE || (ti && ti->flags & TF_BARRIER))
 		sm_release_barriers(s, cs);

@@ -82,7 +82,7 @@ typedef struct TIns {
 	uint8_t ii_shift;        /* the unit is busy ii >> ii_shift cycles (at least 1): mma.sync
 	                            shapes with 1/2, 1/4, ... of m16n16k16's multiply-adds */
 	uint8_t tex;             /* tex, tld4: tex.lat cycles of filtering follow the texels */
-	uint8_t poll;            /* a load that polls for other warps (.volatile, .acquire,
+	uint8_t poll;            /* a load that polls for other warps (.volatile, .acquire, .relaxed,
 	                            mbarrier waits): a warp waiting for its result waits as for
 	                            memory, so the two-level scheduler deactivates it and the
 	                            warps it waits for (a spin in shared memory) get to run */

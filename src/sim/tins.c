@@ -149,7 +149,7 @@ void tprog_build(TProg *tp, const Image *img)
 		       : CPA_NONE;
 		if (t->cpa == CPA_WAIT) t->arg = (int32_t)d->imm;
 		t->tex = d->op == OP_TEX || d->op == OP_TLD4;
-		t->poll = (t->flags & TF_LOAD) && ((d->mods & (MOD_VOLATILE | MOD_ACQUIRE)) ||
+		t->poll = (t->flags & TF_LOAD) && ((d->mods & (MOD_VOLATILE | MOD_ACQUIRE | MOD_RELAXED)) ||
 		                                   d->op == OP_MBAR_TEST || d->op == OP_MBAR_TRY);
 		if (d->op == OP_MMA)                   /* pipe.tc.ii is per 16 * 16 * 16 */
 			while ((mma_sync_macs(dins_shape(d)) << t->ii_shift) < 16 * 16 * 16) t->ii_shift++;
