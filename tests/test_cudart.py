@@ -30,7 +30,8 @@ merge sort, a BFS work queue with a synchronisation-free triangular
 solve, a 2D FFT, texture filters the way simpleTexture and
 convolutionTexture write them, and lanes that wait for lanes of their own
 warp (itslock.cu: spin locks, a flag handed between lanes, needing Volta's
-independent thread scheduling).
+independent thread scheduling), and eight host threads calling the runtime
+at once (hostthreads.cu).
 Every built-in workload is built the same way from its unchanged sources
 (tests/cudart/workloads/) and must report exactly what `rfsim run NAME
 --size small` reports, kernel for kernel.
@@ -146,6 +147,7 @@ PROGRAMS = {
     "fft": ("fft.cu", ["-arch=sm_90", "-O2"]),                  # __sincosf, templated extern smem
     "texfilter": ("texfilter.cu", ["-arch=sm_80", "-O2"]),      # rotate, texture->surface conv
     "itslock": ("itslock.cu", ["-arch=sm_80", "-O2"]),          # lanes waiting for lanes (ITS)
+    "hostthreads": ("hostthreads.cu", ["-arch=sm_80", "-O2"]),  # 8 host threads at once
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]
 # every built-in workload, in workloads.def order

@@ -144,17 +144,20 @@ static cudaError_t make(cudaArray_t *out, const struct cudaChannelFormatDesc *de
 cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                             size_t width, size_t height, unsigned int flags)
 {
+	RT_API();
 	return make(array, desc, (struct cudaExtent){width, height, 0}, flags, "cudaMallocArray");
 }
 
 cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                               struct cudaExtent extent, unsigned int flags)
 {
+	RT_API();
 	return make(array, desc, extent, flags, "cudaMalloc3DArray");
 }
 
 cudaError_t cudaFreeArray(cudaArray_t array)
 {
+	RT_API();
 	if (!array) return cudaSuccess;
 	READY();
 	for (struct cudaArray **p = &arrays; *p; p = &(*p)->next)
@@ -171,6 +174,7 @@ cudaError_t cudaFreeArray(cudaArray_t array)
 cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
                              unsigned int *flags, cudaArray_t array)
 {
+	RT_API();
 	if (!array_live(array)) return rt_err(cudaErrorInvalidResourceHandle);
 	if (desc) *desc = array->desc;
 	if (extent) *extent = array->ext;
@@ -180,6 +184,7 @@ cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExte
 
 cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
 {
+	RT_API();
 	if (!desc) return rt_err(cudaErrorInvalidValue);
 	if (!array_live(array)) return rt_err(cudaErrorInvalidResourceHandle);
 	*desc = array->desc;
@@ -232,6 +237,7 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                 const void *src, size_t spitch, size_t width, size_t height,
                                 enum cudaMemcpyKind kind)
 {
+	RT_API();
 	return to_array("cudaMemcpy2DToArray", dst, wOffset, hOffset, src, spitch, width, height,
 	                kind);
 }
@@ -240,6 +246,7 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
                                   size_t wOffset, size_t hOffset, size_t width, size_t height,
                                   enum cudaMemcpyKind kind)
 {
+	RT_API();
 	return from_array("cudaMemcpy2DFromArray", dst, dpitch, src, wOffset, hOffset, width,
 	                  height, kind);
 }
@@ -249,6 +256,7 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOf
                                      size_t height, enum cudaMemcpyKind kind,
                                      cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	return to_array("cudaMemcpy2DToArrayAsync", dst, wOffset, hOffset, src, spitch, width,
 	                height, kind);
@@ -259,6 +267,7 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const
                                        size_t height, enum cudaMemcpyKind kind,
                                        cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	return from_array("cudaMemcpy2DFromArrayAsync", dst, dpitch, src, wOffset, hOffset, width,
 	                  height, kind);
@@ -304,12 +313,14 @@ static cudaError_t from_span(const char *fn, void *dst, cudaArray_const_t src, s
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                               size_t count, enum cudaMemcpyKind kind)
 {
+	RT_API();
 	return to_span("cudaMemcpyToArray", dst, wOffset, hOffset, src, count, kind);
 }
 
 cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
                                 size_t hOffset, size_t count, enum cudaMemcpyKind kind)
 {
+	RT_API();
 	return from_span("cudaMemcpyFromArray", dst, src, wOffset, hOffset, count, kind);
 }
 
@@ -317,6 +328,7 @@ cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffs
                                    const void *src, size_t count, enum cudaMemcpyKind kind,
                                    cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	return to_span("cudaMemcpyToArrayAsync", dst, wOffset, hOffset, src, count, kind);
 }
@@ -325,6 +337,7 @@ cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wO
                                      size_t hOffset, size_t count, enum cudaMemcpyKind kind,
                                      cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	return from_span("cudaMemcpyFromArrayAsync", dst, src, wOffset, hOffset, count, kind);
 }
@@ -336,6 +349,7 @@ cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t 
                                      size_t hOffsetSrc, size_t width, size_t height,
                                      enum cudaMemcpyKind kind)
 {
+	RT_API();
 	const char *fn = "cudaMemcpy2DArrayToArray";
 	READY();
 	if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
@@ -350,6 +364,7 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hO
                                    cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
                                    size_t count, enum cudaMemcpyKind kind)
 {
+	RT_API();
 	const char *fn = "cudaMemcpyArrayToArray";
 	READY();
 	if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)

@@ -299,6 +299,7 @@ void capture_reset(void)
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	if ((unsigned)mode > cudaStreamCaptureModeRelaxed) return rt_err(cudaErrorInvalidValue);
 	if (legacy(stream)) {
@@ -354,6 +355,7 @@ static int joined(const Capture *c, const Member *origin)
 
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
+	RT_API();
 	if (!pGraph) return rt_err(cudaErrorInvalidValue);
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	Member *m = member(stream);
@@ -379,6 +381,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *status)
 {
+	RT_API();
 	if (!status) return rt_err(cudaErrorInvalidValue);
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	Member *m = member(stream);
@@ -397,6 +400,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                      const cudaGraphEdgeData **edgeData_out,
                                      size_t *numDependencies_out)
 {
+	RT_API();
 	static cudaGraphEdgeData *zeros;
 	static size_t capzeros;
 	if (!captureStatus_out || (edgeData_out && !dependencies_out))
@@ -422,6 +426,7 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
                                                 const cudaGraphEdgeData *dependencyData,
                                                 size_t numDependencies, unsigned int flags)
 {
+	RT_API();
 	Member *m = member(stream);
 	if (flags > 1 || (numDependencies && !dependencies)) return rt_err(cudaErrorInvalidValue);
 	if (!m || m->c->invalid) return rt_err(cudaErrorIllegalState);
@@ -433,6 +438,7 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
 
 cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
 {
+	RT_API();
 	if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed)
 		return rt_err(cudaErrorInvalidValue);
 	enum cudaStreamCaptureMode old = thread_mode;

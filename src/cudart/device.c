@@ -39,6 +39,7 @@ static int attr(CUdevice_attribute a)
 
 cudaError_t cudaGetDeviceCount(int *count)
 {
+	RT_API();
 	if (!count) return rt_err(cudaErrorInvalidValue);
 	*count = 1;
 	return cudaSuccess;
@@ -46,6 +47,7 @@ cudaError_t cudaGetDeviceCount(int *count)
 
 cudaError_t cudaSetDevice(int device)
 {
+	RT_API();
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
 	READY();
 	return cudaSuccess;
@@ -53,6 +55,7 @@ cudaError_t cudaSetDevice(int device)
 
 cudaError_t cudaGetDevice(int *device)
 {
+	RT_API();
 	if (!device) return rt_err(cudaErrorInvalidValue);
 	*device = 0;
 	return cudaSuccess;
@@ -60,6 +63,7 @@ cudaError_t cudaGetDevice(int *device)
 
 cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
 {
+	RT_API();
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
 	device_flags = deviceFlags;
 	READY();
@@ -68,6 +72,7 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
 
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
+	RT_API();
 	if (!device || !prop) return rt_err(cudaErrorInvalidValue);
 	*device = 0;
 	return cudaSuccess;
@@ -75,6 +80,7 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 
 cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
+	RT_API();
 	if (flags & ~0x1Fu) return rt_err(cudaErrorInvalidValue);
 	device_flags = flags;
 	return cudaSuccess;
@@ -82,6 +88,7 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags)
 
 cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
+	RT_API();
 	if (!flags) return rt_err(cudaErrorInvalidValue);
 	*flags = device_flags | cudaDeviceMapHost;
 	return cudaSuccess;
@@ -89,6 +96,7 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr a, int device)
 {
+	RT_API();
 	if (!value) return rt_err(cudaErrorInvalidValue);
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
 	READY();
@@ -142,6 +150,7 @@ static void props_limits(struct cudaDeviceProp *p)
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
+	RT_API();
 	if (!prop) return rt_err(cudaErrorInvalidValue);
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
 	READY();
@@ -165,6 +174,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 
 cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 {
+	RT_API();
 	if (!pciBusId || len <= 0) return rt_err(cudaErrorInvalidValue);
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
 	snprintf(pciBusId, (size_t)len, "0000:00:00.0");
@@ -173,6 +183,7 @@ cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 
 cudaError_t cudaDeviceSynchronize(void)
 {
+	RT_API();
 	cudaError_t e = capture_unsafe("cudaDeviceSynchronize");
 	if (e) return e;
 	READY();                     /* every call already ran to completion */
@@ -181,6 +192,7 @@ cudaError_t cudaDeviceSynchronize(void)
 
 cudaError_t cudaDeviceReset(void)
 {
+	RT_API();
 	rt_reset();
 	return cudaSuccess;
 }
@@ -189,6 +201,7 @@ cudaError_t cudaDeviceReset(void)
  * malloc; cudaDeviceReset restores NVIDIA's defaults with the new context */
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
+	RT_API();
 	READY();
 	CUresult r = cuCtxSetLimit((CUlimit)limit, value);
 	return r ? rt_err(rt_from_cu(r)) : cudaSuccess;
@@ -196,6 +209,7 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 
 cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 {
+	RT_API();
 	READY();
 	CUresult r = cuCtxGetLimit(pValue, (CUlimit)limit);
 	return r ? rt_err(rt_from_cu(r)) : cudaSuccess;
@@ -203,12 +217,14 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c)
 {
+	RT_API();
 	cache_config = c;
 	return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c)
 {
+	RT_API();
 	if (!c) return rt_err(cudaErrorInvalidValue);
 	*c = cache_config;
 	return cudaSuccess;
@@ -216,12 +232,14 @@ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c)
 
 cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig c)
 {
+	RT_API();
 	shmem_config = c;
 	return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *c)
 {
+	RT_API();
 	if (!c) return rt_err(cudaErrorInvalidValue);
 	*c = shmem_config ? shmem_config : cudaSharedMemBankSizeFourByte;
 	return cudaSuccess;
@@ -229,6 +247,7 @@ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *c)
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
 {
+	RT_API();
 	if (leastPriority) *leastPriority = 0;      /* one priority: streams run in order */
 	if (greatestPriority) *greatestPriority = 0;
 	return cudaSuccess;
@@ -236,6 +255,7 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
 
 cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
+	RT_API();
 	if (!driverVersion) return rt_err(cudaErrorInvalidValue);
 	*driverVersion = CUDA_VERSION;
 	return cudaSuccess;
@@ -243,10 +263,11 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 
 cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
+	RT_API();
 	if (!runtimeVersion) return rt_err(cudaErrorInvalidValue);
 	*runtimeVersion = CUDART_VERSION;
 	return cudaSuccess;
 }
 
-cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
-cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+cudaError_t cudaProfilerStart(void) { RT_API(); return cudaSuccess; }
+cudaError_t cudaProfilerStop(void) { RT_API(); return cudaSuccess; }

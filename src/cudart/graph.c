@@ -167,6 +167,7 @@ static void drop_last(Graph *g)
 
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
 {
+	RT_API();
 	if (!pGraph || flags) return rt_err(cudaErrorInvalidValue);
 	*pGraph = graph_new();
 	return cudaSuccess;
@@ -174,6 +175,7 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
 
 cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
+	RT_API();
 	if (!graph_ok(graph)) return rt_err(cudaErrorInvalidValue);
 	if (capture_owns(graph)) {
 		rt_say("cudaGraphDestroy: the graph is being captured into; end the capture first");
@@ -187,6 +189,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                    const struct cudaKernelNodeParams *pNodeParams)
 {
+	RT_API();
 	cudaError_t e = add_check(pGraphNode, graph, pDependencies, numDependencies);
 	if (e || !pNodeParams) return rt_err(e ? e : cudaErrorInvalidValue);
 	Node *n = add_node(graph, cudaGraphNodeTypeEmpty, pDependencies, numDependencies);
@@ -201,6 +204,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
 
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *p)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !p || node->type != cudaGraphNodeTypeKernel)
 		return rt_err(cudaErrorInvalidValue);
 	*p = (struct cudaKernelNodeParams){(void *)node->u.k.fn->host, node->u.k.grid,
@@ -211,6 +215,7 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernel
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
                                          const struct cudaKernelNodeParams *p)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !p || node->type != cudaGraphNodeTypeKernel)
 		return rt_err(cudaErrorInvalidValue);
 	return rt_err(graph_pack_kernel(node, p));
@@ -233,6 +238,7 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                    const struct cudaMemcpy3DParms *pCopyParams)
 {
+	RT_API();
 	cudaError_t e = add_check(pGraphNode, graph, pDependencies, numDependencies);
 	if (e || !pCopyParams || (unsigned)pCopyParams->kind > cudaMemcpyDefault)
 		return rt_err(e ? e : cudaErrorInvalidValue);
@@ -251,12 +257,14 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
                                      size_t numDependencies, void *dst, const void *src,
                                      size_t count, enum cudaMemcpyKind kind)
 {
+	RT_API();
 	struct cudaMemcpy3DParms p = graph_copy1d(dst, src, count, kind);
 	return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, &p);
 }
 
 cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *p)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !p || node->type != cudaGraphNodeTypeMemcpy)
 		return rt_err(cudaErrorInvalidValue);
 	*p = node->u.copy;
@@ -265,6 +273,7 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
 
 cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *p)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !p || node->type != cudaGraphNodeTypeMemcpy)
 		return rt_err(cudaErrorInvalidValue);
 	node->u.copy = *p;
@@ -281,6 +290,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                    const struct cudaMemsetParams *pMemsetParams)
 {
+	RT_API();
 	cudaError_t e = add_check(pGraphNode, graph, pDependencies, numDependencies);
 	if (e || !graph_memset_ok(pMemsetParams)) return rt_err(e ? e : cudaErrorInvalidValue);
 	Node *n = add_node(graph, cudaGraphNodeTypeMemset, pDependencies, numDependencies);
@@ -291,6 +301,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
 
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *p)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !p || node->type != cudaGraphNodeTypeMemset)
 		return rt_err(cudaErrorInvalidValue);
 	*p = node->u.set;
@@ -299,6 +310,7 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemset
 
 cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *p)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !graph_memset_ok(p) || node->type != cudaGraphNodeTypeMemset)
 		return rt_err(cudaErrorInvalidValue);
 	node->u.set = *p;
@@ -309,6 +321,7 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                  const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                  const struct cudaHostNodeParams *pNodeParams)
 {
+	RT_API();
 	cudaError_t e = add_check(pGraphNode, graph, pDependencies, numDependencies);
 	if (e || !pNodeParams || !pNodeParams->fn) return rt_err(e ? e : cudaErrorInvalidValue);
 	Node *n = add_node(graph, cudaGraphNodeTypeHost, pDependencies, numDependencies);
@@ -319,6 +332,7 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
 
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *p)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !p || node->type != cudaGraphNodeTypeHost)
 		return rt_err(cudaErrorInvalidValue);
 	*p = node->u.host;
@@ -327,6 +341,7 @@ cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNode
 
 cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *p)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !p || !p->fn || node->type != cudaGraphNodeTypeHost)
 		return rt_err(cudaErrorInvalidValue);
 	node->u.host = *p;
@@ -336,6 +351,7 @@ cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHo
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                   const cudaGraphNode_t *pDependencies, size_t numDependencies)
 {
+	RT_API();
 	cudaError_t e = add_check(pGraphNode, graph, pDependencies, numDependencies);
 	if (e) return rt_err(e);
 	*pGraphNode = add_node(graph, cudaGraphNodeTypeEmpty, pDependencies, numDependencies);
@@ -358,6 +374,7 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
                                         const cudaGraphNode_t *pDependencies,
                                         size_t numDependencies, cudaEvent_t event)
 {
+	RT_API();
 	return add_event_node(pGraphNode, graph, pDependencies, numDependencies, event,
 	                      cudaGraphNodeTypeEventRecord);
 }
@@ -366,6 +383,7 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t g
                                       const cudaGraphNode_t *pDependencies,
                                       size_t numDependencies, cudaEvent_t event)
 {
+	RT_API();
 	return add_event_node(pGraphNode, graph, pDependencies, numDependencies, event,
 	                      cudaGraphNodeTypeWaitEvent);
 }
@@ -374,6 +392,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
                                        const cudaGraphNode_t *pDependencies,
                                        size_t numDependencies, cudaGraph_t childGraph)
 {
+	RT_API();
 	cudaError_t e = add_check(pGraphNode, graph, pDependencies, numDependencies);
 	if (e || !graph_ok(childGraph) || childGraph == graph)
 		return rt_err(e ? e : cudaErrorInvalidValue);
@@ -385,6 +404,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
 
 cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !pGraph || node->type != cudaGraphNodeTypeGraph)
 		return rt_err(cudaErrorInvalidValue);
 	*pGraph = node->u.child;
@@ -395,6 +415,7 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
                                      const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
                                      size_t numDependencies)
 {
+	RT_API();
 	if (!graph_ok(graph) || (numDependencies && (!from || !to)))
 		return rt_err(cudaErrorInvalidValue);
 	for (size_t i = 0; i < numDependencies; i++) {
@@ -428,6 +449,7 @@ static void list_out(Node **all, size_t count, cudaGraphNode_t *out, size_t *n)
 
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
 {
+	RT_API();
 	if (!graph_ok(graph) || !numNodes) return rt_err(cudaErrorInvalidValue);
 	list_out(graph->nodes, graph->n, nodes, numNodes);
 	return cudaSuccess;
@@ -436,6 +458,7 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
                                   size_t *pNumRootNodes)
 {
+	RT_API();
 	if (!graph_ok(graph) || !pNumRootNodes) return rt_err(cudaErrorInvalidValue);
 	Node **roots = xcalloc(graph->n + 1, sizeof *roots);
 	size_t nroots = 0;
@@ -448,6 +471,7 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes
 
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !pType) return rt_err(cudaErrorInvalidValue);
 	*pType = node->type;
 	return cudaSuccess;
@@ -456,6 +480,7 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
                                          cudaGraphEdgeData *edgeData, size_t *pNumDependencies)
 {
+	RT_API();
 	if (!graph_node_ok(node) || !pNumDependencies) return rt_err(cudaErrorInvalidValue);
 	if (edgeData && pDependencies)
 		memset(edgeData, 0, *pNumDependencies * sizeof *edgeData);
@@ -499,6 +524,7 @@ Graph *graph_clone(const Graph *g, int keep_orig)
 
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
+	RT_API();
 	if (!pGraphClone || !graph_ok(originalGraph)) return rt_err(cudaErrorInvalidValue);
 	*pGraphClone = graph_clone(originalGraph, 0);
 	return cudaSuccess;

@@ -93,6 +93,7 @@ static int acyclic(const Graph *g)
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                  unsigned long long flags)
 {
+	RT_API();
 	if (!pGraphExec || !graph_ok(graph) || (flags & ~0xfull)) return rt_err(cudaErrorInvalidValue);
 	if (flags & cudaGraphInstantiateFlagDeviceLaunch) {
 		rt_say("cudaGraphInstantiate: device graph launch (cudaGraphInstantiateFlagDeviceLaunch)"
@@ -117,12 +118,14 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                           unsigned long long flags)
 {
+	RT_API();
 	return cudaGraphInstantiate(pGraphExec, graph, flags);
 }
 
 cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                            cudaGraphInstantiateParams *instantiateParams)
 {
+	RT_API();
 	cudaGraphInstantiateParams *p = instantiateParams;
 	if (!p) return rt_err(cudaErrorInvalidValue);
 	p->errNode_out = NULL;
@@ -138,6 +141,7 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGrap
 
 cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)
 {
+	RT_API();
 	if (!exec_ok(graphExec) || !flags) return rt_err(cudaErrorInvalidValue);
 	*flags = graphExec->flags;
 	return cudaSuccess;
@@ -145,6 +149,7 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
+	RT_API();
 	size_t i = find((void **)execs, nexecs, graphExec);
 	if (i == nexecs) return rt_err(cudaErrorInvalidValue);
 	execs[i] = execs[--nexecs];
@@ -212,6 +217,7 @@ static cudaError_t run_graph(const Graph *g)
 
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+	RT_API();
 	if (!exec_ok(graphExec)) return rt_err(cudaErrorInvalidValue);
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	int on;
@@ -224,6 +230,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 
 cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+	RT_API();
 	if (!exec_ok(graphExec)) return rt_err(cudaErrorInvalidValue);
 	return stream_valid(stream) ? cudaSuccess : rt_err(cudaErrorInvalidResourceHandle);
 }
@@ -241,6 +248,7 @@ static Node *exec_node(cudaGraphExec_t x, cudaGraphNode_t node)
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaKernelNodeParams *pNodeParams)
 {
+	RT_API();
 	if (!exec_ok(hGraphExec) || !pNodeParams) return rt_err(cudaErrorInvalidValue);
 	Node *n = exec_node(hGraphExec, node);
 	if (!n || n->type != cudaGraphNodeTypeKernel) return rt_err(cudaErrorInvalidValue);
@@ -250,6 +258,7 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
 cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaMemcpy3DParms *pNodeParams)
 {
+	RT_API();
 	Node *n = exec_ok(hGraphExec) ? exec_node(hGraphExec, node) : NULL;
 	if (!n || !pNodeParams || n->type != cudaGraphNodeTypeMemcpy)
 		return rt_err(cudaErrorInvalidValue);
@@ -261,6 +270,7 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
                                                void *dst, const void *src, size_t count,
                                                enum cudaMemcpyKind kind)
 {
+	RT_API();
 	struct cudaMemcpy3DParms p = graph_copy1d(dst, src, count, kind);
 	return cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, &p);
 }
@@ -268,6 +278,7 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaMemsetParams *pNodeParams)
 {
+	RT_API();
 	Node *n = exec_ok(hGraphExec) ? exec_node(hGraphExec, node) : NULL;
 	if (!n || !graph_memset_ok(pNodeParams) || n->type != cudaGraphNodeTypeMemset)
 		return rt_err(cudaErrorInvalidValue);
@@ -278,6 +289,7 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                            const struct cudaHostNodeParams *pNodeParams)
 {
+	RT_API();
 	Node *n = exec_ok(hGraphExec) ? exec_node(hGraphExec, node) : NULL;
 	if (!n || !pNodeParams || !pNodeParams->fn || n->type != cudaGraphNodeTypeHost)
 		return rt_err(cudaErrorInvalidValue);
@@ -330,6 +342,7 @@ static void update_params(Graph *to, const Graph *from)
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                 cudaGraphExecUpdateResultInfo *resultInfo)
 {
+	RT_API();
 	if (!exec_ok(hGraphExec) || !graph_ok(hGraph)) return rt_err(cudaErrorInvalidValue);
 	Node *bad = NULL;
 	enum cudaGraphExecUpdateResult r = same_shape(hGraphExec->g, hGraph, &bad);
@@ -355,30 +368,35 @@ static cudaError_t refuse(const char *fn, const char *what)
 cudaError_t cudaGraphAddMemAllocNode(void);
 cudaError_t cudaGraphAddMemAllocNode(void)
 {
+	RT_API();
 	return refuse("cudaGraphAddMemAllocNode", "graph memory allocation nodes");
 }
 
 cudaError_t cudaGraphAddMemFreeNode(void);
 cudaError_t cudaGraphAddMemFreeNode(void)
 {
+	RT_API();
 	return refuse("cudaGraphAddMemFreeNode", "graph memory free nodes");
 }
 
 cudaError_t cudaGraphConditionalHandleCreate(void);
 cudaError_t cudaGraphConditionalHandleCreate(void)
 {
+	RT_API();
 	return refuse("cudaGraphConditionalHandleCreate", "conditional graph nodes");
 }
 
 cudaError_t cudaGraphAddExternalSemaphoresSignalNode(void);
 cudaError_t cudaGraphAddExternalSemaphoresSignalNode(void)
 {
+	RT_API();
 	return refuse("cudaGraphAddExternalSemaphoresSignalNode", "external semaphores");
 }
 
 cudaError_t cudaGraphAddExternalSemaphoresWaitNode(void);
 cudaError_t cudaGraphAddExternalSemaphoresWaitNode(void)
 {
+	RT_API();
 	return refuse("cudaGraphAddExternalSemaphoresWaitNode", "external semaphores");
 }
 
@@ -396,6 +414,7 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                              const cudaGraphEdgeData *dependencyData, size_t numDependencies,
                              struct cudaGraphNodeParams *nodeParams)
 {
+	RT_API();
 	if (!nodeParams) return rt_err(cudaErrorInvalidValue);
 	switch (nodeParams->type) {
 	case cudaGraphNodeTypeConditional:
@@ -433,6 +452,7 @@ static const char *type_name(enum cudaGraphNodeType t)
 
 cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags)
 {
+	RT_API();
 	if (!graph_ok(graph) || !path) return rt_err(cudaErrorInvalidValue);
 	FILE *f = fopen(path, "w");
 	if (!f) return rt_err(cudaErrorOperatingSystem);

@@ -52,6 +52,7 @@ static _Thread_local int nconfigs;
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                      cudaStream_t stream)
 {
+	RT_API();
 	if (nconfigs == CONFIG_DEPTH) return 1;
 	configs[nconfigs++] = (CallConfig){gridDim, blockDim, sharedMem, stream};
 	return 0;
@@ -60,6 +61,7 @@ unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedM
 cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
                                        void *stream)
 {
+	RT_API();
 	if (!nconfigs) return rt_err(cudaErrorMissingConfiguration);
 	CallConfig *c = &configs[--nconfigs];
 	*gridDim = c->grid;
@@ -171,12 +173,14 @@ cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t sh
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
+	RT_API();
 	return launch_run(reg_func(kernel), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
+	RT_API();
 	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
@@ -185,6 +189,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                         void **args, size_t sharedMem, cudaStream_t stream)
 {
+	RT_API();
 	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 1);
 }
 
@@ -193,6 +198,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
  * launch, and thread-block clusters, which rfsim cannot honour */
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
+	RT_API();
 	if (!config || (config->numAttrs && !config->attrs)) return rt_err(cudaErrorInvalidValue);
 	int coop = 0;
 	for (unsigned i = 0; i < config->numAttrs; i++) {
@@ -229,6 +235,7 @@ static cudaError_t loaded(const void *func, RtFunc **out)
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
+	RT_API();
 	RtFunc *f;
 	if (!attr) return rt_err(cudaErrorInvalidValue);
 	cudaError_t e = loaded(func, &f);
@@ -249,6 +256,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
 
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
+	RT_API();
 	RtFunc *f;
 	cudaError_t e = loaded(func, &f);
 	if (e) return e;
@@ -279,12 +287,14 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
+	RT_API();
 	RtFunc *f;
 	return loaded(func, &f);     /* a preference rfsim's memory model ignores */
 }
 
 cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
 {
+	RT_API();
 	RtFunc *f;
 	return loaded(func, &f);
 }
@@ -297,6 +307,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
                                                                    size_t dynamicSMemSize,
                                                                    unsigned int flags)
 {
+	RT_API();
 	RtFunc *f;
 	if (!numBlocks || blockSize <= 0 || flags > 1) return rt_err(cudaErrorInvalidValue);
 	cudaError_t e = loaded(func, &f);
@@ -313,6 +324,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
                                                           int blockSize, size_t dynamicSMemSize)
 {
+	RT_API();
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
 	                                                              dynamicSMemSize, 0);
 }
@@ -320,6 +332,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
                                                       int numBlocks, int blockSize)
 {
+	RT_API();
 	RtFunc *f;
 	if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
 		return rt_err(cudaErrorInvalidValue);

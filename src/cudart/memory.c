@@ -149,6 +149,7 @@ static cudaError_t dev_alloc(void **devPtr, size_t size)
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+	RT_API();
 	cudaError_t e = capture_unsafe("cudaMalloc");
 	return e ? e : dev_alloc(devPtr, size);
 }
@@ -186,6 +187,7 @@ static cudaError_t managed_alloc(void **p, size_t size, unsigned flags,
 
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
+	RT_API();
 	if (!devPtr || !size || (flags & ~(unsigned)(cudaMemAttachGlobal | cudaMemAttachHost)))
 		return rt_err(cudaErrorInvalidValue);
 	READY();
@@ -194,6 +196,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
+	RT_API();
 	if (!pHost || (flags & ~0x7u)) return rt_err(cudaErrorInvalidValue);
 	READY();
 	/* with unified addressing all pinned memory is device-accessible, so it is
@@ -212,6 +215,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
+	RT_API();
 	return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
 }
 
@@ -244,12 +248,14 @@ static cudaError_t dev_free(void *devPtr)
 
 cudaError_t cudaFree(void *devPtr)
 {
+	RT_API();
 	cudaError_t e = capture_unsafe("cudaFree");
 	return e ? e : dev_free(devPtr);
 }
 
 cudaError_t cudaFreeHost(void *ptr)
 {
+	RT_API();
 	return ptr ? free_block(ptr, 1) : cudaSuccess;
 }
 
@@ -262,6 +268,7 @@ cudaError_t cudaFreeHost(void *ptr)
  * cudaDevAttrCanUseHostPointerForRegisteredMem reads 0. */
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
+	RT_API();
 	if (!ptr || !size || (flags & ~0xFu)) return rt_err(cudaErrorInvalidValue);
 	READY();
 	if (flags & (cudaHostRegisterMapped | cudaHostRegisterIoMemory)) {
@@ -285,6 +292,7 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 
 cudaError_t cudaHostUnregister(void *ptr)
 {
+	RT_API();
 	Block *b = block_find(ptr, 0);
 	if (!ptr) return rt_err(cudaErrorInvalidValue);
 	if (!b || !b->registered || b->addr != (uintptr_t)ptr)
@@ -297,6 +305,7 @@ cudaError_t cudaHostUnregister(void *ptr)
  * allocation on a stream is an allocation now */
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	int on;
 	cudaError_t e = capture_enqueue(stream, "cudaMallocAsync", &on);
@@ -307,6 +316,7 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	int on;
 	cudaError_t e = capture_enqueue(stream, "cudaFreeAsync", &on);
@@ -317,6 +327,7 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
 {
+	RT_API();
 	Block *b = block_find(pHost, 0);
 	if (!pDevice || flags || !b || !is_mirrored(b)) return rt_err(cudaErrorInvalidValue);
 	*pDevice = pHost;            /* one address on both sides */
@@ -325,6 +336,7 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 
 cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 {
+	RT_API();
 	Block *b = block_find(pHost, 0);
 	if (!pFlags || !b || b->type != cudaMemoryTypeHost) return rt_err(cudaErrorInvalidValue);
 	*pFlags = b->flags;
@@ -333,6 +345,7 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
+	RT_API();
 	READY();
 	size_t used = 0, cap = (size_t)rt_config()->gpu_global_bytes;
 	for (size_t i = 0; i < nblocks; i++)     /* device memory, not pinned host memory */
@@ -344,6 +357,7 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at, const void *ptr)
 {
+	RT_API();
 	if (!at) return rt_err(cudaErrorInvalidValue);
 	READY();
 	memset(at, 0, sizeof *at);
@@ -416,6 +430,7 @@ cudaError_t mem_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+	RT_API();
 	cudaError_t e = capture_sync_legacy("cudaMemcpy");
 	return e ? e : mem_copy(dst, src, count, kind);
 }
@@ -436,6 +451,7 @@ static cudaError_t copy_on(cudaStream_t stream, const char *fn, void *dst, const
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream)
 {
+	RT_API();
 	return copy_on(stream, "cudaMemcpyAsync", dst, src, count, kind);
 }
 
@@ -454,12 +470,14 @@ static cudaError_t memset_now(void *devPtr, int value, size_t count)
 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+	RT_API();
 	cudaError_t e = capture_sync_legacy("cudaMemset");
 	return e ? e : memset_now(devPtr, value, count);
 }
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	int on;
 	cudaError_t e = capture_enqueue(stream, "cudaMemsetAsync", &on);
@@ -472,6 +490,7 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation loc,
                                  unsigned int flags, cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	Block *b = block_find(devPtr, count);
 	return b && is_mirrored(b) ? cudaSuccess : rt_err(cudaErrorInvalidValue);
@@ -480,6 +499,7 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMe
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                           struct cudaMemLocation loc)
 {
+	RT_API();
 	Block *b = block_find(devPtr, count);
 	return b && is_mirrored(b) ? cudaSuccess : rt_err(cudaErrorInvalidValue);
 }
@@ -489,6 +509,7 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
                                      unsigned int flags)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost &&
 	    flags != cudaMemAttachSingle)
@@ -502,6 +523,7 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                    enum cudaChannelFormatKind f)
 {
+	RT_API();
 	return (struct cudaChannelFormatDesc){x, y, z, w, f};
 }
 
@@ -549,18 +571,21 @@ static cudaError_t symbol_copy(void *dst, const void *src, const void *sym, size
 cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
+	RT_API();
 	return symbol_copy(NULL, src, sym, count, offset, kind, 1, 1, NULL);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind)
 {
+	RT_API();
 	return symbol_copy(dst, NULL, sym, count, offset, kind, 0, 1, NULL);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t count,
                                     size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	return symbol_copy(NULL, src, sym, count, offset, kind, 1, 0, stream);
 }
@@ -568,12 +593,14 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t cou
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+	RT_API();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	return symbol_copy(dst, NULL, sym, count, offset, kind, 0, 0, stream);
 }
 
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *sym)
 {
+	RT_API();
 	CUdeviceptr a;
 	size_t bytes;
 	if (!devPtr) return rt_err(cudaErrorInvalidValue);
@@ -584,6 +611,7 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *sym)
 
 cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
 {
+	RT_API();
 	CUdeviceptr a;
 	size_t bytes;
 	if (!size) return rt_err(cudaErrorInvalidValue);

@@ -27,6 +27,7 @@ enum { PITCH_ALIGN = 512 };
 
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
+	RT_API();
 	if (!pitch || !devPtr) return rt_err(cudaErrorInvalidValue);
 	*pitch = (width + PITCH_ALIGN - 1) & ~(size_t)(PITCH_ALIGN - 1);
 	return cudaMalloc(devPtr, *pitch * height);
@@ -34,6 +35,7 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
 
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent e)
 {
+	RT_API();
 	if (!pp) return rt_err(cudaErrorInvalidValue);
 	size_t pitch = (e.width + PITCH_ALIGN - 1) & ~(size_t)(PITCH_ALIGN - 1);
 	void *p = NULL;
@@ -81,6 +83,7 @@ cudaError_t pitched_copy(const char *fn, void *dst, size_t dpitch, const void *s
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, enum cudaMemcpyKind kind)
 {
+	RT_API();
 	cudaError_t e = capture_sync_legacy("cudaMemcpy2D");
 	return e ? e : pitched_copy("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
 }
@@ -98,6 +101,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
                               size_t width, size_t height, enum cudaMemcpyKind kind,
                               cudaStream_t stream)
 {
+	RT_API();
 	cudaError_t e;
 	if (!captured(stream, "cudaMemcpy2DAsync", &e))
 		return pitched_copy("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
@@ -129,6 +133,7 @@ static cudaError_t set_rows(const char *fn, void *p, size_t pitch, int value, si
 
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
+	RT_API();
 	cudaError_t e = capture_sync_legacy("cudaMemset2D");
 	return e ? e : set_rows("cudaMemset2D", devPtr, pitch, value, width, height);
 }
@@ -136,6 +141,7 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
                               size_t height, cudaStream_t stream)
 {
+	RT_API();
 	cudaError_t e;
 	if (!captured(stream, "cudaMemset2DAsync", &e))
 		return set_rows("cudaMemset2DAsync", devPtr, pitch, value, width, height);
@@ -220,12 +226,14 @@ cudaError_t pitched_copy3d(const struct cudaMemcpy3DParms *p, const char *fn)
 
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
+	RT_API();
 	cudaError_t e = capture_sync_legacy("cudaMemcpy3D");
 	return e ? e : pitched_copy3d(p, "cudaMemcpy3D");
 }
 
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
+	RT_API();
 	cudaError_t e;
 	if (!captured(stream, "cudaMemcpy3DAsync", &e))
 		return pitched_copy3d(p, "cudaMemcpy3DAsync");
@@ -251,6 +259,7 @@ static cudaError_t set3d(struct cudaPitchedPtr p, int value, struct cudaExtent e
 
 cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent e)
 {
+	RT_API();
 	cudaError_t err = capture_sync_legacy("cudaMemset3D");
 	return err ? err : set3d(p, value, e, "cudaMemset3D");
 }
@@ -258,6 +267,7 @@ cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent e
 cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent e,
                               cudaStream_t stream)
 {
+	RT_API();
 	cudaError_t err;
 	if (!captured(stream, "cudaMemset3DAsync", &err))
 		return set3d(p, value, e, "cudaMemset3DAsync");

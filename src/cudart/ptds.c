@@ -10,7 +10,8 @@
  * so each entry point is its base function, called with stream 0 named
  * cudaStreamPerThread (PTDS), which matters to stream capture only.  Only
  * the functions whose base rfsim implements are here; the rest stay
- * stubs.c's "not supported".
+ * stubs.c's "not supported".  They take no lock (RT_API): the base
+ * function they call does.
  */
 #include "rt.h"
 

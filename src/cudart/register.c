@@ -64,6 +64,7 @@ static const char *prog(void) { return program_invocation_short_name; }
 
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
+	RT_API();
 	RtModule *m = xcalloc(1, sizeof *m);
 	m->wrapper = fatCubin;
 	VEC_RESERVE(mods, capmods, nmods + 1);
@@ -71,10 +72,11 @@ void **__cudaRegisterFatBinary(void *fatCubin)
 	return (void **)m;
 }
 
-void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+void __cudaRegisterFatBinaryEnd(void **handle) { RT_API(); (void)handle; }
 
 void __cudaUnregisterFatBinary(void **handle)
 {
+	RT_API();
 	RtModule *m = (RtModule *)handle;
 	if (m) m->dead = 1;      /* at exit: keep the records, the stats still name them */
 }
@@ -83,6 +85,7 @@ void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
                             const char *deviceName, int thread_limit, void *tid, void *bid,
                             dim3 *bDim, dim3 *gDim, int *wSize)
 {
+	RT_API();
 	RtFunc *f = xcalloc(1, sizeof *f);
 	f->host = hostFun;
 	f->name = xstrdup(deviceName ? deviceName : deviceFun);
@@ -96,6 +99,7 @@ void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
 void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
                        const char *deviceName, int ext, size_t size, int constant, int global)
 {
+	RT_API();
 	RtVar *v = xcalloc(1, sizeof *v);
 	v->host = hostVar;
 	v->name = xstrdup(deviceName ? deviceName : deviceAddress);
@@ -110,6 +114,7 @@ void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *dev
                               const char *deviceName, int ext, size_t size, int constant,
                               int global)
 {
+	RT_API();
 	__cudaRegisterVar(handle, (char *)hostVarPtrAddress, deviceAddress, deviceName, ext, size,
 	                  constant, global);
 	vars[nvars - 1]->managed = hostVarPtrAddress;
@@ -121,6 +126,7 @@ void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *dev
  * the reason already on stderr, rather than with a segmentation fault. */
 char __cudaInitModule(void **handle)
 {
+	RT_API();
 	RtModule *m = (RtModule *)handle;
 	if (!rt_ready() && m && m->mod && !m->unmapped) return 1;
 	fprintf(stderr, "rfsim: %s: stopping: __managed__ variables are unavailable\n", prog());
@@ -296,6 +302,7 @@ cudaError_t reg_var_addr(const RtVar *v, CUdeviceptr *dptr, size_t *bytes)
 
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 {
+	RT_API();
 	if (!kernel) return rt_err(cudaErrorInvalidValue);
 	RtFunc *f = reg_func(hostFun);
 	*kernel = (cudaKernel_t)f;
@@ -304,11 +311,13 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
 {
+	RT_API();
 	return __cudaGetKernel(kernelPtr, entryFuncAddr);
 }
 
 cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
 {
+	RT_API();
 	cudaError_t e = rt_ready();
 	if (e) return rt_err(e);
 	RtFunc *f = reg_func(symbolPtr);
@@ -321,6 +330,7 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
 
 cudaError_t cudaFuncGetName(const char **name, const void *func)
 {
+	RT_API();
 	RtFunc *f = reg_func(func);
 	if (!name) return rt_err(cudaErrorInvalidValue);
 	if (!f) return rt_err(cudaErrorInvalidDeviceFunction);

@@ -24,8 +24,11 @@
  * which cudaGetLastError returns and clears.  A kernel fault is sticky:
  * from then on every call that needs the device returns it (rt_ready).
  *
- * Host threads: the runtime keeps process-wide state without locks, so a
- * program must not call it from two threads at once.
+ * Host threads: every exported function holds one process-wide lock for
+ * its whole call (RT_API, a recursive mutex: a call may make others), so
+ * a program's threads take turns, as they would through one context; the
+ * last error is per thread, as in NVIDIA's runtime, and a sticky error is
+ * seen by all.
  */
 #ifndef RFSIM_CUDART_RT_H
 #define RFSIM_CUDART_RT_H
@@ -38,6 +41,12 @@
 #include "cudart.h"
 
 /* ---- runtime.c: start-up, configuration, errors ---- */
+
+/* the first statement of every exported function: holds the runtime's lock
+ * until the function returns (released by the variable's cleanup) */
+#define RT_API() int rt_api_held_ __attribute__((cleanup(rt_unlock), unused)) = rt_lock()
+int rt_lock(void);
+void rt_unlock(int *held);
 
 cudaError_t rt_ready(void);              /* context up and modules loaded, or why not */
 cudaError_t rt_err(cudaError_t e);       /* record e as the last error (unless success) */

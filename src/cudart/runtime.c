@@ -27,6 +27,7 @@
  */
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,20 @@ static Config cfg;
 static CUcontext ctx;
 static cudaError_t init_error;   /* a bad configuration: permanent */
 static int configured;
-static cudaError_t last_error, sticky;
+static _Thread_local cudaError_t last_error;   /* per host thread */
+static cudaError_t sticky;                      /* a kernel fault: every thread's */
+static pthread_mutex_t api_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+int rt_lock(void)
+{
+	pthread_mutex_lock(&api_lock);
+	return 1;
+}
+
+void rt_unlock(int *held)
+{
+	if (*held) pthread_mutex_unlock(&api_lock);
+}
 
 /* ---- configuration --------------------------------------------------------- */
 
@@ -161,15 +175,17 @@ cudaError_t rt_err(cudaError_t e)
 
 cudaError_t cudaGetLastError(void)
 {
-	cudaError_t e = last_error;
-	if (!sticky) last_error = cudaSuccess;
+	RT_API();
+	cudaError_t e = sticky ? sticky : last_error;
+	last_error = cudaSuccess;
 	return e;
 }
 
-cudaError_t cudaPeekAtLastError(void) { return last_error; }
+cudaError_t cudaPeekAtLastError(void) { RT_API(); return sticky ? sticky : last_error; }
 
 const char *cudaGetErrorName(cudaError_t error)
 {
+	RT_API();
 	switch (error) {
 #define X(name, value, desc) case name: return #name;
 #include "rterrors.def"
@@ -180,6 +196,7 @@ const char *cudaGetErrorName(cudaError_t error)
 
 const char *cudaGetErrorString(cudaError_t error)
 {
+	RT_API();
 	switch (error) {
 #define X(name, value, desc) case name: return desc;
 #include "rterrors.def"
@@ -230,6 +247,7 @@ void rt_say(const char *fmt, ...)
 
 int rt_unsupported(const char *fn)
 {
+	RT_API();
 	rt_say("%s is not supported by rfsim's CUDA runtime (returning cudaErrorNotSupported)", fn);
 	return rt_err(cudaErrorNotSupported);
 }

@@ -96,6 +96,7 @@ void stream_reset(void)
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
 {
+	RT_API();
 	if (!pStream || (flags & ~(unsigned)cudaStreamNonBlocking))
 		return rt_err(cudaErrorInvalidValue);
 	cudaError_t e = rt_ready();
@@ -111,16 +112,19 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
+	RT_API();
 	return cudaStreamCreateWithPriority(pStream, flags, 0);
 }
 
 cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
+	RT_API();
 	return cudaStreamCreateWithPriority(pStream, cudaStreamDefault, 0);
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+	RT_API();
 	size_t i = find((void **)streams, nstreams, stream);
 	if (i == nstreams) return rt_err(cudaErrorInvalidResourceHandle);
 	capture_forget(stream);
@@ -140,17 +144,20 @@ static cudaError_t stream_sync(cudaStream_t stream, const char *fn)
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
+	RT_API();
 	return stream_sync(stream, "cudaStreamSynchronize");
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
+	RT_API();
 	return stream_sync(stream, "cudaStreamQuery");
 }
 
 /* a wait on an event recorded in a capture forks or joins the capture (capture.c) */
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
+	RT_API();
 	CHECK_STREAM(stream);
 	if (find((void **)events, nevents, event) == nevents)
 		return rt_err(cudaErrorInvalidResourceHandle);
@@ -160,6 +167,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 
 cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *flags)
 {
+	RT_API();
 	CHECK_STREAM(s);
 	if (!flags) return rt_err(cudaErrorInvalidValue);
 	*flags = user_stream(s) ? s->flags : 0;
@@ -168,6 +176,7 @@ cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *flags)
 
 cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority)
 {
+	RT_API();
 	CHECK_STREAM(s);
 	if (!priority) return rt_err(cudaErrorInvalidValue);
 	*priority = 0;
@@ -176,6 +185,7 @@ cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority)
 
 cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id)
 {
+	RT_API();
 	CHECK_STREAM(s);
 	if (!id) return rt_err(cudaErrorInvalidValue);
 	*id = user_stream(s) ? s->id : (unsigned long long)(uintptr_t)s;
@@ -184,6 +194,7 @@ cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id)
 
 cudaError_t cudaStreamGetDevice(cudaStream_t s, int *device)
 {
+	RT_API();
 	CHECK_STREAM(s);
 	if (!device) return rt_err(cudaErrorInvalidValue);
 	*device = 0;
@@ -193,6 +204,7 @@ cudaError_t cudaStreamGetDevice(cudaStream_t s, int *device)
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                   void *userData, unsigned int flags)
 {
+	RT_API();
 	CHECK_STREAM(stream);
 	if (!callback || flags) return rt_err(cudaErrorInvalidValue);
 	int on;
@@ -207,6 +219,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
+	RT_API();
 	CHECK_STREAM(stream);
 	if (!fn) return rt_err(cudaErrorInvalidValue);
 	int on;
@@ -237,6 +250,7 @@ void stream_event_stamp(cudaEvent_t ev)
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pEvent, unsigned int flags)
 {
+	RT_API();
 	if (!pEvent || (flags & ~0x7u)) return rt_err(cudaErrorInvalidValue);
 	struct CUevent_st *e = xcalloc(1, sizeof *e);
 	e->flags = flags;
@@ -248,11 +262,13 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pEvent, unsigned int flags)
 
 cudaError_t cudaEventCreate(cudaEvent_t *pEvent)
 {
+	RT_API();
 	return cudaEventCreateWithFlags(pEvent, cudaEventDefault);
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t ev)
 {
+	RT_API();
 	size_t i = find((void **)events, nevents, ev);
 	if (i == nevents) return rt_err(cudaErrorInvalidResourceHandle);
 	capture_forget(ev);
@@ -263,6 +279,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t ev)
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t stream, unsigned int flags)
 {
+	RT_API();
 	struct CUevent_st *e = event(ev);
 	CHECK_STREAM(stream);
 	if (!e) return rt_err(cudaErrorInvalidResourceHandle);
@@ -280,21 +297,25 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t stream, unsign
 
 cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t stream)
 {
+	RT_API();
 	return cudaEventRecordWithFlags(ev, stream, 0);
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t ev)
 {
+	RT_API();
 	return event(ev) ? capture_event_check(ev) : rt_err(cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
+	RT_API();
 	return cudaEventQuery(ev);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+	RT_API();
 	struct CUevent_st *a = event(start), *b = event(end);
 	if (!ms) return rt_err(cudaErrorInvalidValue);
 	if (!a || !b) return rt_err(cudaErrorInvalidResourceHandle);

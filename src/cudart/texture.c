@@ -201,6 +201,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
                                     const struct cudaTextureDesc *pTexDesc,
                                     const struct cudaResourceViewDesc *pResViewDesc)
 {
+	RT_API();
 	if (!pTexObject || !pResDesc || !pTexDesc) return rt_err(cudaErrorInvalidValue);
 	READY();
 	if (pResViewDesc) {
@@ -213,6 +214,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
 cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
                                     const struct cudaResourceDesc *pResDesc)
 {
+	RT_API();
 	if (!pSurfObject || !pResDesc) return rt_err(cudaErrorInvalidValue);
 	READY();
 	return create("cudaCreateSurfaceObject", pSurfObject, pResDesc, NULL, TEXK_SURF);
@@ -230,17 +232,20 @@ static cudaError_t destroy(unsigned long long h, int kind)
 
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
 {
+	RT_API();
 	return destroy(texObject, TEXK_TEX);
 }
 
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
 {
+	RT_API();
 	return destroy(surfObject, TEXK_SURF);
 }
 
 cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                              cudaTextureObject_t texObject)
 {
+	RT_API();
 	Rec *r = rec_find(texObject, TEXK_TEX);
 	if (!pResDesc || !r) return rt_err(cudaErrorInvalidValue);
 	*pResDesc = r->res;
@@ -250,6 +255,7 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
 cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
                                             cudaTextureObject_t texObject)
 {
+	RT_API();
 	Rec *r = rec_find(texObject, TEXK_TEX);
 	if (!pTexDesc || !r) return rt_err(cudaErrorInvalidValue);
 	*pTexDesc = r->tex;
@@ -259,6 +265,7 @@ cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
 cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                              cudaSurfaceObject_t surfObject)
 {
+	RT_API();
 	Rec *r = rec_find(surfObject, TEXK_SURF);
 	if (!pResDesc || !r) return rt_err(cudaErrorInvalidValue);
 	*pResDesc = r->res;

@@ -81,8 +81,9 @@ void simt_ret(Cta *c, Warp *w, uint32_t lanes)
  * independent thread scheduling lets them.  R, the entry they wait in, moves to its own
  * reconvergence point; the paths above it that were to meet at X meet there instead,
  * placeholders waiting at X are dropped, and the waiting lanes get an entry of their own
- * from X, on top.  A path inside a call whose lanes wait in the caller is left alone: the
- * call's lanes return together.  1 if lanes were let go. */
+ * from X, on top.  Where R is a call's entry, the lanes let go run to the function's
+ * return and wait there for the call's other lanes: a call's lanes return together, so a
+ * lock taken in a called function still waits for ever.  1 if lanes were let go. */
 static int simt_release(Warp *w)
 {
 	int32_t top = w->nstk - 1, r;
