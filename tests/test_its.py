@@ -22,6 +22,7 @@ from rfsim_test import ROOT, models
 from test_tensor import run
 
 PTX = ROOT / "tests" / "ptx" / "its.sm80.ptx"
+PTX_G = ROOT / "tests" / "ptx" / "its.G.ptx"         # -G: locals through generic addresses
 HIST_LOCK = "_Z9hist_lockPKiiPiS1_i"
 HIST_SLEEP = "_Z10hist_sleepPKiiPiS1_i"
 HIST_COUNT = "_Z10hist_countPKiiPiS1_iS1_"
@@ -109,3 +110,22 @@ def test_libcupp_semaphore_taken_by_every_thread(tmp_path, config, sets):
     p, d = run(tmp_path, PTX, SEM_SUM, 4, 96, "buf:s32:4:zero", sets=sets, config=config)
     assert p.returncode == 0, p.stderr[-3000:]
     assert s32s(d, 0) == [95 * 96 // 2] * 4
+
+
+@pytest.mark.parametrize("mode", [[], ["sim.mode=functional"]])
+def test_debug_build_spins_in_the_kernel(tmp_path, mode):
+    """A -G build calls atomicCAS and atomic_ref::load as functions and keeps
+    its locals in local memory through generic addresses: its loops are
+    polling loops all the same, and local stores are no progress.  (Not
+    covered: a lock taken inside a called function, as libcu++'s semaphore
+    is in a -G build, waits for ever, since a call's lanes return together;
+    and -G's __syncwarp is a call, which does not wait for spinning lanes.)"""
+    p, d = run(tmp_path, PTX_G, RING, 2, 128, f"buf:s32:{32 * 1024 + 8}:zero",
+               "buf:s32:256:zero", sets=mode)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert s32s(d, 1) == list(range(32)) * 8
+    n, nb = 600, 3
+    p, d = run(tmp_path, PTX_G, HIST_SLEEP, 5, 128, f"buf:s32:{n}:iota", f"s32:{n}",
+               f"buf:s32:{nb}:zero", f"buf:s32:{nb}:zero", f"s32:{nb}", sets=mode)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert s32s(d, 3) == [len(range(b, n, nb)) for b in range(nb)]

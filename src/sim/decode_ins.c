@@ -695,14 +695,15 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 }
 
 /* does code[from..to], a loop's body in code order, poll memory another thread may change:
- * an atomic that returns a value, a load with a memory order or .volatile, or a plain load
- * beside a fence (DF_SPIN) */
+ * an atomic that returns a value, a load with a memory order or .volatile, a plain load
+ * beside a fence, or a call, which may do any of these (a -G build calls atomicCAS)
+ * (DF_SPIN) */
 static int polls(const DIns *code, int32_t from, int32_t to)
 {
 	int loads = 0, fence = 0;
 	for (int32_t pc = from; pc <= to; pc++) {
 		const DIns *d = &code[pc];
-		if (d->op == OP_ATOM) return 1;
+		if (d->op == OP_ATOM || (d->op == OP_CALL && !(d->flags & DF_BUILTIN))) return 1;
 		if (d->op == OP_LD || d->op == OP_LDU) {
 			if (d->mods & (MOD_VOLATILE | MOD_RELAXED | MOD_ACQUIRE | MOD_SC)) return 1;
 			loads = 1;

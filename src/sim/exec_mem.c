@@ -180,7 +180,12 @@ int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	const Image *img = c->L->img;
 	int n = d->ns, e = d->elt;
 	w->nwrites++;
-	w->nlocal += d->space == XS_LOCAL || d->space == XS_FRAME;
+	if (d->space == XS_LOCAL || d->space == XS_FRAME) {
+		w->nlocal++;
+	} else if (d->space == XS_GENERIC) {   /* a -G build's locals: through generic addresses */
+		uint64_t a = exec_addr_of(w, img, d, (uint32_t)__builtin_ctz(act));
+		w->nlocal += a - GPU_LOCAL_WIN < GPU_WIN_SIZE;
+	}
 	LANES(act, l) {
 		uint64_t a = exec_addr_of(w, img, d, l);
 		uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)(e * n), 1);

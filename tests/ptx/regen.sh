@@ -51,3 +51,4 @@ gen texture.cu texture.sm80.ptx   -arch=sm_80
 gen mbarrier.cu mbarrier.sm80.ptx  -arch=sm_80
 gen mbarrier.cu mbarrier.sm90.ptx  -arch=sm_90
 gen its.cu      its.sm80.ptx       -arch=sm_80 -O2
+gen its.cu      its.G.ptx          -arch=sm_80 -G
