@@ -148,6 +148,10 @@ PROGRAMS = {
     "texfilter": ("texfilter.cu", ["-arch=sm_80", "-O2"]),      # rotate, texture->surface conv
     "itslock": ("itslock.cu", ["-arch=sm_80", "-O2"]),          # lanes waiting for lanes (ITS)
     "hostthreads": ("hostthreads.cu", ["-arch=sm_80", "-O2"]),  # 8 host threads at once
+    "int128": ("int128.cu", ["-arch=sm_80", "-O2"]),            # __int128 /, %: sub.cc's flag
+    "pdl": ("pdl.cu", ["-arch=sm_90", "-O2"]),                  # griddepcontrol, cudaLaunchKernelEx
+    "elect": ("elect.cu", ["-arch=sm_90", "-O2"]),              # elect.sync, cg::invoke_one
+    "syncpreds": ("syncpreds.cu", ["-arch=sm_80", "-O2"]),      # __syncthreads_count, cg scans
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]
 # every built-in workload, in workloads.def order

@@ -301,11 +301,16 @@ CARRY = [  # int_carry.ptx, u32 slots
     ("limb 1 = lo(x1*y) + hi(x0*y) = 1 + 0xfffffffe", 0xffffffff),
     ("limb 2 = hi(x1*y) + CF(0)", 0xfffffffe),
     ("limb 3 (zero)", 0),
+    # one carry flag: sub.cc leaves NOT-borrow, subc borrows NOT-CF
+    ("sub.cc 5 - 3 then addc 0 + 0 + CF: no borrow reads 1", 1),
+    ("sub.cc 3 - 5 then addc 0 + 0 + CF: a borrow reads 0", 0),
+    ("add.cc carries, then subc 10 - 3 borrows nothing", 7),
+    ("add.cc does not carry, then subc 10 - 3 borrows 1", 6),
 ]
 
 
 def test_carry_chains(sim):
-    r = ok(sim("int_carry.ptx", "carry", 1, 1, "buf:u32:28:zero"))
+    r = ok(sim("int_carry.ptx", "carry", 1, 1, "buf:u32:32:zero"))
     check(r.u32(0), CARRY, "carry")
 
 
@@ -1251,6 +1256,28 @@ def test_redux(sim):
     w0 = [496, 0xfffffffb, 93, 0x100, 0xffffffff, 0]     # sum 0..31; -5; 3*31; ...
     w1 = [284, 0xfffffffb, 21, 0x100, 0xff, 0]           # sum 32..39; lanes 0..7
     check_table(got, [w0] * 32 + [w1] * 8, "redux.sync")
+
+
+def test_elect_sync_picks_the_lowest_member_and_griddepcontrol_runs(sim):
+    r = ok(sim("warp.ptx", "elect", 1, 40, "buf:u32:80:zero"))
+    want = []
+    for t in range(40):
+        if t % 3 == 0:
+            want.append([0xdead, 0xdead])
+            continue
+        base = t & ~31
+        lead = min(u for u in range(base, min(base + 32, 40)) if u % 3) - base
+        want.append([lead, 2 if t - base == lead else 0])
+    check_table(rows(r.u32(0), 2), want, "elect")
+
+
+def test_elect_sync_form_is_checked(sim, tmp_path):
+    bad = tmp_path / "bad_elect.ptx"
+    bad.write_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                   ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
+                   "\telect.sync %r1, 0xffffffff;\n\tret;\n}\n")
+    r = sim(bad, "k", 1, 32)
+    assert r.rc == 2 and "bad_elect.ptx:7:2:" in r.err and "elect.sync d|p" in r.err, r.err
 
 
 def test_warp_ops_over_each_lanes_own_membermask(sim):

@@ -143,7 +143,7 @@ static const struct { const char *name; int two; } unsupported[] = {
 	{"wgmma", 1}, {"tcgen05", 1},
 	{"txq", 0}, {"sured", 0}, {"suq", 0},
 	{"movmatrix", 0},
-	{"griddepcontrol", 1}, {"setmaxnreg", 0}, {"elect", 0}, {"stacksave", 0},
+	{"setmaxnreg", 0}, {"stacksave", 0},
 	{"stackrestore", 0}, {"alloca", 0}, {"brx", 1}, {"istypep", 0}, {"pmevent", 0},
 	{"applypriority", 0}, {"discard", 0}, {"createpolicy", 0}, {"getctarank", 0},
 	{"mapa", 0}, {"multimem", 1}, {"tensormap", 1}, {"clusterlaunchcontrol", 1},
@@ -243,6 +243,18 @@ static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 		ptex_modifier(p, &mn->t, in, s, n);
 		return;
 	}
+	if (op == OP_GRIDDEP) {
+		/* programmatic dependent launch (9.7.13.x griddepcontrol): rfsim starts
+		 * a grid only once the stream's grid before it has finished, so both
+		 * forms hold already; kept as hints, for the listing */
+		if (mn->nhints || !((n == 17 && !memcmp(s, "launch_dependents", n)) ||
+		                    (n == 4 && !memcmp(s, "wait", n))))
+			p_error_at(p, &mn->t, "unexpected modifier '.%.*s' in '%.*s' (griddepcontrol "
+			           "takes one of .launch_dependents, .wait)", (int)n, s,
+			           (int)mn->t.len, mn->t.s);
+		add_hint(p, mn, s, n);
+		return;
+	}
 	const ModDef *d = mod_lookup(s, n);
 	int setcmp = op == OP_SETP || op == OP_SET;
 	int isbar = op == OP_BAR || op == OP_BARRIER;
@@ -318,6 +330,9 @@ static void mnemonic(Parser *p, Mnem *mn, Ins *in)
 		while (q < end && *q != '.') q++;
 		modifier(p, mn, in, m0, (size_t)(q - m0));
 	}
+	if (op == OP_GRIDDEP && !mn->nhints)
+		p_error_at(p, &mn->t, "'%.*s' needs .launch_dependents or .wait", (int)mn->t.len,
+		           mn->t.s);
 	if (mn->nhints) in->hints = ir_intern(p->m, mn->hints, mn->nhints);
 }
 
@@ -550,6 +565,7 @@ static Shape shape(const Ins *in)
 	case OP_NANOSLEEP: case OP_BRA: s.dest = 0; break;
 	case OP_SHFL: s.lo = 3, s.hi = 4; break;
 	case OP_ACTIVEMASK: s.lo = s.hi = 0; break;
+	case OP_ELECT: s.lo = s.hi = 1; break;
 	case OP_BAR: case OP_BARRIER: s.lo = 0, s.hi = 3, s.dest = in->mode == MODE_RED; break;
 	case OP_CALL: s.lo = 2, s.hi = 3, s.dest = 0; break;
 	case OP_CP_ASYNC: s.lo = 3, s.hi = 5, s.dest = 0, s.addr = 0; break;
@@ -570,6 +586,7 @@ static Shape shape(const Ins *in)
 	case OP_SUST: s.lo = s.hi = 3, s.dest = 0; break;
 	case OP_CP_COMMIT: case OP_CP_WAITALL:
 	case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BRKPT:
+	case OP_GRIDDEP:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
 	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
 		s.lo = s.hi = 0, s.dest = 0; break;
@@ -628,6 +645,16 @@ static void check_kinds(Parser *p, const Tok *at, const Ins *in)
 		for (int k = 0; k < in->nd; k++) need_pred(p, at, in, k);
 	if ((in->op == OP_SETP || in->op == OP_SET) && in->ns == 3) need_pred(p, at, in, in->nd + 2);
 	if (in->op == OP_SELP) need_pred(p, at, in, in->nd + 2);
+	if (in->op == OP_ELECT) {               /* elect.sync d|p, membermask */
+		int r0 = reg_type(p, &in->o[0]);
+		if (!(in->mods & MOD_SYNC) || in->nd != 2 || in->type != PT_NONE)
+			p_error_at(p, at, "'%.*s': the form is elect.sync d|p, membermask", (int)at->len,
+			           at->s);
+		if (r0 >= 0 && (r0 == PT_PRED || ptxtype_size((PtxType)r0) != 4))
+			p_error_at(p, at, "operand 1 of '%.*s' must be a 32-bit register or _",
+			           (int)at->len, at->s);
+		need_pred(p, at, in, 1);
+	}
 	if (sh.same && in->type != PT_NONE) check_sizes(p, at, in);
 }
 

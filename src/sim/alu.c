@@ -29,9 +29,16 @@
  *     clamped to N": shl gives 0, shr.u 0, shr.s the sign fill.
  *   - mul24.hi / mad24.hi return bits 47..16 of the 48-bit product of the
  *     low 24 bits of each operand (sign-extended for .s32), ISA 9.7.1.5.
- *   - add.cc/sub.cc: CC.CF is a carry for additions and a borrow for
- *     subtractions, as the ISA writes subc as d = a - (b + CC.CF); the
- *     helpers are inline in alu.h.  madc is alu_mul then alu_add_cc.
+ *   - add.cc/sub.cc: CC.CF is one carry flag, as the hardware keeps it.
+ *     A subtraction computes a + ~b + 1 (subc: a + ~b + CF), so the flag it
+ *     leaves is the carry out, 1 when nothing was borrowed.  The ISA writes
+ *     subc as d = a - (b + CC.CF) "with borrow-in", which gives the same
+ *     results along a chain of subtractions, but not where a chain mixes
+ *     the two: CUDA's own 128-bit division (nvcc's code for unsigned
+ *     __int128 / and %) ends a subc.cc chain with addc.u32 r, 0, 0 and
+ *     takes r == 1 to mean "no borrow", and is wrong under a borrow flag
+ *     (tests/cudart/int128.cu).  alu_sub_cc in alu.h works with a borrow;
+ *     eval.c inverts it at the flag.  madc is alu_mul then alu_add_cc.
  *   - atom.inc/dec wrap as ISA 9.7.13.4 defines them:
  *     inc: old >= b ? 0 : old + 1;  dec: (old == 0 || old > b) ? b : old - 1.
  *     atom.add.f32 rounds to nearest even and flushes subnormal inputs and

@@ -655,7 +655,7 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	case OP_LD: case OP_LDU: return decode_ld(dc, fi, in);
 	case OP_ST: return decode_st(dc, fi, in);
 	case OP_ATOM: case OP_RED: return decode_atom(dc, fi, in);
-	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK:
+	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: case OP_ELECT:
 		return decode_plain(dc, fi, in, (PtxType)(in->type ? in->type : PT_B32));
 	case OP_BAR: case OP_BARRIER:
 		if (in->mode == MODE_RED && in->aop == AOP_NONE) return dec_bad(dc, in, "this bar.red");
@@ -667,6 +667,7 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 		return RF_OK;
 	case OP_CALL: return decode_call(dc, fi, in);
 	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
+	case OP_GRIDDEP:
 	case OP_RET: case OP_EXIT: case OP_TRAP:
 		return RF_OK;
 	case OP_RF_PREFETCH:                /* o[0]: the register set's index, kept in imm */

@@ -55,7 +55,12 @@ static uint64_t carry_op(const DIns *d, PtxType t, const uint64_t *v, uint32_t *
 	uint64_t r;
 	switch ((Op)d->op) {
 	case OP_ADD: case OP_ADDC: r = alu_add_cc(v[0], v[1], cin, w, &cout); break;
-	case OP_SUB: case OP_SUBC: r = alu_sub_cc(v[0], v[1], cin, w, &cout); break;
+	case OP_SUB: case OP_SUBC:
+		/* the flag a subtraction leaves is the carry of a + ~b + 1, i.e. NOT
+		 * the borrow, and subc borrows !CF (see alu.c) */
+		r = alu_sub_cc(v[0], v[1], d->op == OP_SUBC ? !cin : 0, w, &cout);
+		cout = !cout;
+		break;
 	default:    /* mad.cc / madc: the .lo or .hi product, then the carry chain */
 		r = alu_add_cc(alu_mul(t, (Mode)d->mode, v[0], v[1]), v[2], cin, w, &cout);
 		break;

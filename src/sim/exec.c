@@ -155,6 +155,21 @@ static void exec_match(Warp *w, const Image *img, const DIns *d, uint32_t act)
 	if (d->mode == MODE_MATCH_ALL && d->nd > 1 && d->d[1] >= 0) set_pred(w, d->d[1], act, allp);
 }
 
+/* elect.sync d|p, membermask: the leader is the lowest lane of the members
+ * that run it -- the same lane for the same mask every time, as the ISA
+ * asks; d is its lane id in every member, p true in it alone */
+static void exec_elect(Warp *w, const Image *img, const DIns *d, uint32_t act)
+{
+	uint32_t *dp = d->d[0] >= 0 ? dstp(w, d->d[0]) : NULL, leaders = 0;
+	LANES(act, l) {
+		uint32_t m = member_mask(w, img, d, 0, act, l);
+		uint32_t lead = m ? (uint32_t)__builtin_ctz(m) : l;
+		if (dp) dp[l] = lead;
+		leaders |= (uint32_t)(lead == l) << l;
+	}
+	if (d->nd > 1 && d->d[1] >= 0) set_pred(w, d->d[1], act, leaders);
+}
+
 static uint32_t redux_over(const DIns *d, const uint32_t *a, uint32_t m)
 {
 	int sgn = (d->flags & DF_SIGNED) != 0, first = 1;
@@ -548,6 +563,7 @@ static int sync_waits(Warp *w, const Image *img, const DIns *d, uint32_t act, ui
 	case OP_BAR: case OP_BARRIER: ms = d->mods & MOD_WARP ? 0 : -2; break;
 	case OP_SHFL: ms = 3; break;
 	case OP_VOTE: case OP_MATCH: case OP_REDUX: ms = 1; break;
+	case OP_ELECT: ms = 0; break;
 	default: return 0;
 	}
 	uint32_t want = ~0u;                       /* a CTA barrier (-2): every lane */
@@ -646,7 +662,7 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	case OP_NANOSLEEP:        /* the lanes wait: the warp's other paths may run (simt_yield) */
 		if (gm) r = EX_YIELD;
 		break;
-	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_BRKPT:
+	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_BRKPT: case OP_GRIDDEP:
 	case OP_SCOPE_BEGIN: case OP_SCOPE_END:
 	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
 		break;
@@ -654,6 +670,9 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	case OP_VOTE: if (gm) exec_vote(w, img, d, gm); break;
 	case OP_MATCH: if (gm) exec_match(w, img, d, gm); break;
 	case OP_REDUX: if (gm) exec_redux(w, img, d, gm); break;
+	case OP_ELECT:
+		if (gm) exec_elect(w, img, d, gm);
+		break;
 	case OP_ACTIVEMASK: {
 		uint32_t *dp = dstp(w, d->d[0]);
 		LANES(gm, l) dp[l] = act;

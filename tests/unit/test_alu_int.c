@@ -482,7 +482,8 @@ TEST(alu_add_cc_128bit_chain)
 	CHECK_EQ(c1, 0);
 }
 
-/* subc is d = a - (b + CC.CF) with CF a borrow:
+/* alu_sub_cc works with a borrow (eval.c turns it into the hardware's
+ * carry flag, tests/sem/int_carry.ptx):
  * 0x00000001_00000000_00000000_00000000 - 1 = 0x00000000_ffffffff_ffffffff_ffffffff */
 TEST(alu_sub_cc_128bit_borrow_chain)
 {
