@@ -152,6 +152,8 @@ PROGRAMS = {
     "pdl": ("pdl.cu", ["-arch=sm_90", "-O2"]),                  # griddepcontrol, cudaLaunchKernelEx
     "elect": ("elect.cu", ["-arch=sm_90", "-O2"]),              # elect.sync, cg::invoke_one
     "syncpreds": ("syncpreds.cu", ["-arch=sm_80", "-O2"]),      # __syncthreads_count, cg scans
+    "mempool": ("mempool.cu", ["-arch=sm_80", "-O2"]),          # memory pools, host functions
+    "mempool_ptds": ("mempool.cu", ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]
 # every built-in workload, in workloads.def order

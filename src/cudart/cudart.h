@@ -95,7 +95,22 @@ enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrWarpSize = 1
                       cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95 };
 
 enum cudaMemoryAdvise { cudaMemAdviseSetReadMostly = 1 };     /* values accepted, unused */
-enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1 };
+enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1,
+                          cudaMemLocationTypeHost = 2 };
+
+/* memory pools of the stream-ordered allocator (mempool.c) */
+enum cudaMemPoolAttr {
+	cudaMemPoolReuseFollowEventDependencies = 1, cudaMemPoolReuseAllowOpportunistic = 2,
+	cudaMemPoolReuseAllowInternalDependencies = 3, cudaMemPoolAttrReleaseThreshold = 4,
+	cudaMemPoolAttrReservedMemCurrent = 5, cudaMemPoolAttrReservedMemHigh = 6,
+	cudaMemPoolAttrUsedMemCurrent = 7, cudaMemPoolAttrUsedMemHigh = 8
+};
+enum cudaMemAllocationType { cudaMemAllocationTypeInvalid = 0, cudaMemAllocationTypePinned = 1,
+                             cudaMemAllocationTypeManaged = 2 };
+enum cudaMemAllocationHandleType { cudaMemHandleTypeNone = 0,
+                                   cudaMemHandleTypePosixFileDescriptor = 1 };
+enum cudaMemAccessFlags { cudaMemAccessFlagsProtNone = 0, cudaMemAccessFlagsProtRead = 1,
+                          cudaMemAccessFlagsProtReadWrite = 3 };
 
 /* textures and surfaces (texture.c) */
 enum cudaResourceType { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1,
@@ -145,6 +160,18 @@ typedef struct CUuuid_st { char bytes[16]; } cudaUUID_t;
 struct cudaChannelFormatDesc { int x, y, z, w; enum cudaChannelFormatKind f; };
 
 struct cudaMemLocation { enum cudaMemLocationType type; int id; };
+
+struct cudaMemPoolProps {
+	enum cudaMemAllocationType allocType;
+	enum cudaMemAllocationHandleType handleTypes;
+	struct cudaMemLocation location;
+	void *win32SecurityAttributes;
+	size_t maxSize;
+	unsigned short usage;
+	unsigned char reserved[54];
+};
+struct cudaMemAccessDesc { struct cudaMemLocation location; enum cudaMemAccessFlags flags; };
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 
 typedef struct cudaArray *cudaArray_t;          /* CUDA arrays: src/cudart/array.c */
 typedef const struct cudaArray *cudaArray_const_t;
@@ -536,6 +563,22 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
                                      unsigned int flags);
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                    cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+                                    void *value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+                                    void *value);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList,
+                                 size_t count);
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
+                                 struct cudaMemLocation *location);
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,

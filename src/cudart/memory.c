@@ -51,6 +51,7 @@ typedef struct Block {           /* one allocation the runtime handed out */
 	size_t map_off, map_bytes;   /* Managed: host pages mapped at addr - map_off */
 	int owned;                   /* device memory allocated here (not a __managed__ var) */
 	int registered;              /* Host: the program's memory, cudaHostRegister'ed */
+	cudaMemPool_t pool;          /* Device: from this pool (stream-ordered allocator) */
 } Block;
 
 static Block *blocks;
@@ -129,22 +130,34 @@ void mem_reset(void)
 			free((void *)b->addr);
 		block_drop(b);
 	}
+	mempool_reset();
 }
 
 /* ---- allocation --------------------------------------------------------------- */
 
-static cudaError_t dev_alloc(void **devPtr, size_t size)
+static cudaError_t pool_alloc(void **devPtr, size_t size, cudaMemPool_t pool)
 {
 	if (!devPtr) return rt_err(cudaErrorInvalidValue);
 	READY();
 	*devPtr = NULL;
 	if (!size) return cudaSuccess;
+	if (pool && !mempool_take(pool, size)) return rt_err(cudaErrorMemoryAllocation);
 	CUdeviceptr a;
 	CUresult r = cuMemAlloc(&a, size);
-	if (r) return rt_err(rt_from_cu(r));
-	block_add(a, size, cudaMemoryTypeDevice)->owned = 1;
+	if (r) {
+		if (pool) mempool_give(pool, size);
+		return rt_err(rt_from_cu(r));
+	}
+	Block *b = block_add(a, size, cudaMemoryTypeDevice);
+	b->owned = 1;
+	b->pool = pool;
 	*devPtr = (void *)(uintptr_t)a;
 	return cudaSuccess;
+}
+
+static cudaError_t dev_alloc(void **devPtr, size_t size)
+{
+	return pool_alloc(devPtr, size, NULL);
 }
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
@@ -236,6 +249,7 @@ static cudaError_t free_block(void *p, int host)
 	}
 	if (b->type == cudaMemoryTypeHost && !is_mirrored(b)) free(p);
 	else if (b->owned) cuMemFree(b->addr);
+	if (b->pool) mempool_give(b->pool, b->bytes);
 	block_drop(b);
 	return cudaSuccess;
 }
@@ -311,7 +325,20 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 	cudaError_t e = capture_enqueue(stream, "cudaMallocAsync", &on);
 	if (e) return e;
 	if (on) return capture_refuse(stream, "cudaMallocAsync", "memory allocation nodes");
-	return dev_alloc(devPtr, size);
+	return pool_alloc(devPtr, size, mempool_current());
+}
+
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                    cudaStream_t stream)
+{
+	RT_API();
+	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
+	if (!mempool_valid(memPool)) return rt_err(cudaErrorInvalidValue);
+	int on;
+	cudaError_t e = capture_enqueue(stream, "cudaMallocFromPoolAsync", &on);
+	if (e) return e;
+	if (on) return capture_refuse(stream, "cudaMallocFromPoolAsync", "memory allocation nodes");
+	return pool_alloc(ptr, size, memPool);
 }
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)

@@ -68,6 +68,12 @@ cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream
 	return cudaMallocAsync(devPtr, size, PTDS(stream));
 }
 
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+	return cudaMallocFromPoolAsync(ptr, size, memPool, PTDS(stream));
+}
+
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream)
 {

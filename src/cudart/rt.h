@@ -133,6 +133,14 @@ int mem_managed_map(CUdeviceptr dptr, size_t bytes);   /* host view at dptr; 0 o
 void mem_managed_to_device(void);
 void mem_managed_to_host(void);
 void mem_reset(void);                    /* forget every allocation (device reset) */
+/* memory pools (mempool.c): take/give count a pool's bytes in use (take: 0 when
+ * the pool's maxSize would be passed); the device's current pool serves
+ * cudaMallocAsync */
+int mempool_take(cudaMemPool_t pool, size_t bytes);
+void mempool_give(cudaMemPool_t pool, size_t bytes);
+int mempool_valid(cudaMemPool_t pool);
+cudaMemPool_t mempool_current(void);
+void mempool_reset(void);                /* device reset: the default pool only, emptied */
 
 /* ---- pitched.c ---- */
 

@@ -78,6 +78,9 @@
 #define UPDATE_FIELDS(X) X(result) X(errorNode) X(errorFromNode)
 #define EDGE_FIELDS(X) X(from_port) X(to_port) X(type) X(reserved)
 #define INST_FIELDS(X) X(flags) X(uploadStream) X(errNode_out) X(result_out)
+#define POOL_FIELDS(X) X(allocType) X(handleTypes) X(location) X(win32SecurityAttributes) \
+	X(maxSize) X(usage) X(reserved)
+#define ACCESS_FIELDS(X) X(location) X(flags)
 
 #define SHOW(s, f) printf(#s "." #f " %zu %zu\n", offsetof(struct s, f), \
                           sizeof ((struct s *)0)->f);
@@ -99,6 +102,8 @@
 #define UPDATE(f) SHOWT(cudaGraphExecUpdateResultInfo, f)
 #define EDGE(f) SHOWT(cudaGraphEdgeData, f)
 #define INST(f) SHOWT(cudaGraphInstantiateParams, f)
+#define POOL(f) SHOW(cudaMemPoolProps, f)
+#define ACCESS(f) SHOW(cudaMemAccessDesc, f)
 
 int main(void)
 {
@@ -120,6 +125,10 @@ int main(void)
 	UPDATE_FIELDS(UPDATE)
 	EDGE_FIELDS(EDGE)
 	INST_FIELDS(INST)
+	POOL_FIELDS(POOL)
+	ACCESS_FIELDS(ACCESS)
+	printf("pool attrs %d %d %d\n", (int)cudaMemPoolAttrReleaseThreshold,
+	       (int)cudaMemPoolAttrUsedMemHigh, (int)cudaMemAccessFlagsProtReadWrite);
 	printf("extent %zu pos %zu\n", sizeof(struct cudaExtent), sizeof(struct cudaPos));
 	printf("sizes %zu %zu %zu %zu %zu %zu %zu\n", sizeof(struct cudaDeviceProp),
 	       sizeof(struct cudaFuncAttributes), sizeof(struct cudaPointerAttributes),
