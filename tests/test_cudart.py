@@ -153,6 +153,7 @@ PROGRAMS = {
     "elect": ("elect.cu", ["-arch=sm_90", "-O2"]),              # elect.sync, cg::invoke_one
     "syncpreds": ("syncpreds.cu", ["-arch=sm_80", "-O2"]),      # __syncthreads_count, cg scans
     "mempool": ("mempool.cu", ["-arch=sm_80", "-O2"]),          # memory pools, host functions
+    "clusters": ("clusters.cu", ["-arch=sm_90", "-O2"]),        # thread-block clusters, DSMEM
     "mempool_ptds": ("mempool.cu", ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]
@@ -682,7 +683,7 @@ MODEL_VARIANTS = [("maxwell-ltrf", f"rf.model={m}") for m in models()] + [
 @needs_nvcc
 @pytest.mark.parametrize("prog", ["ctrlflow", "fencereduce", "regpressure", "textures",
                                   "coopgrid", "rdc", "dynpar", "barrier", "barrier_G",
-                                  "reduce_t", "itslock"])
+                                  "reduce_t", "itslock", "clusters"])
 def test_program_passes_under_every_register_file_model(built, prog):
     assert len(models()) >= 8, models()
     with ThreadPoolExecutor(max_workers=2) as ex:

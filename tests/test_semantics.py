@@ -1812,3 +1812,56 @@ def test_nvcc_half_and_bfloat16(sim, tmp_path):
                          ("cvt.rn.bf16.f32 1.5", 0x3fc0)], "bf16")
     check(r.u32(3)[:1], [("fma.rn.bf16x2 (2,3)*(-1,0.5) + -0 = (-2, 1.5)", 0x3fc0c000)],
           "bf16x2")
+
+
+# ---- thread-block clusters (cluster.ptx) ------------------------------------------
+
+CLUSTER_MODELS = ["baseline", "ltrf", "regmutex", "regshare"]
+
+
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+@pytest.mark.parametrize("model", CLUSTER_MODELS)
+def test_cluster_distributed_shared_memory(sim, mode, model):
+    extra = ["--functional"] if mode == "functional" else []
+    r = ok(sim("cluster.ptx", "dsmem", 4, 64, "buf:u32:2048:zero", extra=extra,
+               sets=[f"rf.model={model}"]))
+    want = []
+    for cta in range(4):
+        rank, peer = cta % 2, cta ^ 1
+        own63 = 1000 * cta + 63 + 64 * (peer + 1)
+        for t in range(64):
+            want.append([1000 * peer + t, 1000 * peer + t, rank ^ 1, 1, own63,
+                         rank | 2 << 8,
+                         cta // 2 | 2 << 8 | rank << 16 | 2 << 24, 1])
+    check_table(rows(r.u32(0), 8), want, "dsmem")
+
+
+def test_cluster_special_registers_without_clusters(sim, tmp_path):
+    """A launch that asks for no cluster has clusters of one CTA."""
+    p = tmp_path / "nocl.ptx"
+    p.write_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 o)\n{\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<4>;\n"
+                 "\tld.param.u64 %rd1, [o];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+                 "\tmov.u32 %r1, %clusterid.x;\n\tmov.u32 %r2, %nclusterid.x;\n"
+                 "\tmov.u32 %r3, %cluster_ctarank;\n\tmov.u32 %r4, %cluster_nctarank;\n"
+                 "\tmov.u32 %r5, %is_explicit_cluster;\n\tmov.u32 %r6, %ctaid.x;\n"
+                 "\tmul.wide.u32 %rd2, %r6, 32;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+                 "\tst.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n"
+                 "\tst.global.u32 [%rd3+16], %r5;\n\tret;\n}\n")
+    r = ok(sim(p, "k", 3, 32, "buf:u32:24:zero"))
+    check_table(rows(r.u32(0), 8), [[c, 3, 0, 1, 0, 0, 0, 0] for c in range(3)], "no cluster")
+
+
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+def test_cluster_faults_and_deadlock_are_reported(sim, mode):
+    extra = ["--functional"] if mode == "functional" else []
+    r = sim("cluster.ptx", "badrank", 2, 32, extra=extra)
+    assert r.rc == 1 and "mapa to CTA rank 5 of a cluster of 2" in r.err, r.err
+    assert "cluster.ptx:92" in r.err, r.err
+    r = sim("cluster.ptx", "stuck", 2, 32, extra=extra)
+    assert r.rc == 1 and "deadlock" in r.err and "barrier.cluster.wait" in r.err, r.err
+
+
+def test_cluster_grid_must_be_whole_clusters(sim):
+    r = sim("cluster.ptx", "dsmem", 3, 64, "buf:u32:2048:zero")
+    assert r.rc == 2 and "not a whole number of clusters of (2,1,1)" in r.err, r.err

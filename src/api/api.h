@@ -46,6 +46,10 @@ CUresult api_func_params(CUfunction f, KernelAttr *attr);
 /* every kernel launched through the driver API since the last clear, in
  * launch order, across contexts */
 const KernelStats *api_kernel_log(int *n);
+/* cuLaunchKernel / cuLaunchCooperativeKernel (coop) with thread-block clusters of
+ * cluster[0..2] CTAs (NULL or zeros: none asked; the kernel's __cluster_dims__ apply) */
+CUresult api_launch_ex(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                       unsigned shmem, void **kernelParams, int coop, const unsigned cluster[3]);
 void api_kernel_log_clear(void);
 
 #endif

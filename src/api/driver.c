@@ -470,6 +470,10 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction f)
 		      ? (int)(api_default_shared(cfg()) - a.shared_bytes) : 0;
 		break;
 	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = -1; break;
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = a.explicit_cluster; break;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *pi = a.cluster[0]; break;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *pi = a.cluster[1]; break;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = a.cluster[2]; break;
 	default: return CUDA_ERROR_INVALID_VALUE;
 	}
 	return CUDA_SUCCESS;
@@ -508,7 +512,8 @@ static CUresult pack_params(const KernelAttr *a, void **kp, void **extra, uint8_
 
 static CUresult launch(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
                        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
-                       CUstream stream, void **kernelParams, void **extra, int coop)
+                       CUstream stream, void **kernelParams, void **extra, int coop,
+                       const unsigned *cluster)
 {
 	NEED_CTX();
 	if (!f || !find_mod(f->mod)) return CUDA_ERROR_INVALID_HANDLE;
@@ -525,8 +530,9 @@ static CUresult launch(CUfunction f, unsigned int gx, unsigned int gy, unsigned 
 	Gpu *g = g_cur->g;
 	int n0;
 	gpu_kernel_stats(g, &n0);
-	int rc = (coop ? gpu_launch_coop : gpu_launch)(g, f->mod->p, f->k, (Dim3){gx, gy, gz},
-	                                                (Dim3){bx, by, bz}, shmem, buf, a.param_bytes);
+	Dim3 cl = cluster ? (Dim3){cluster[0], cluster[1], cluster[2]} : (Dim3){0, 0, 0};
+	int rc = gpu_launch_ex(g, f->mod->p, f->k, (Dim3){gx, gy, gz}, (Dim3){bx, by, bz}, shmem,
+	                       buf, a.param_bytes, coop, cl);
 	free(buf);
 	int n;
 	const KernelStats *ks = gpu_kernel_stats(g, &n);
@@ -559,7 +565,14 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
                         unsigned int bx, unsigned int by, unsigned int bz,
                         unsigned int shmem, CUstream stream, void **kernelParams, void **extra)
 {
-	return launch(f, gx, gy, gz, bx, by, bz, shmem, stream, kernelParams, extra, 0);
+	return launch(f, gx, gy, gz, bx, by, bz, shmem, stream, kernelParams, extra, 0, NULL);
+}
+
+CUresult api_launch_ex(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                       unsigned shmem, void **kernelParams, int coop, const unsigned cluster[3])
+{
+	return launch(f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shmem, NULL,
+	              kernelParams, NULL, coop, cluster);
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigned int gy,
@@ -567,5 +580,5 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigned int g
                                    unsigned int bz, unsigned int shmem, CUstream stream,
                                    void **kernelParams)
 {
-	return launch(f, gx, gy, gz, bx, by, bz, shmem, stream, kernelParams, NULL, 1);
+	return launch(f, gx, gy, gz, bx, by, bz, shmem, stream, kernelParams, NULL, 1, NULL);
 }

@@ -262,7 +262,7 @@ struct cudaFuncAttributes {
 	int cacheModeCA;
 	int maxDynamicSharedSizeBytes;
 	int preferredShmemCarveout;
-	/* thread-block clusters, which rfsim does not model */
+	/* thread-block clusters */
 	int clusterDimMustBeSet;
 	int requiredClusterWidth, requiredClusterHeight, requiredClusterDepth;
 	int clusterSchedulingPolicyPreference;
@@ -695,6 +695,10 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
 cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                           const cudaLaunchConfig_t *config);
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                 const cudaLaunchConfig_t *config);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
                                                           int blockSize, size_t dynamicSMemSize);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,

@@ -183,7 +183,8 @@ static cudaError_t run_node(const Node *n)
 {
 	switch (n->type) {
 	case cudaGraphNodeTypeKernel:
-		return launch_now(n->u.k.fn, n->u.k.grid, n->u.k.block, n->u.k.argp, n->u.k.shmem, 0);
+		return launch_now(n->u.k.fn, n->u.k.grid, n->u.k.block, n->u.k.argp, n->u.k.shmem, 0,
+		                  (dim3){0, 0, 0});
 	case cudaGraphNodeTypeMemcpy: return pitched_copy3d(&n->u.copy, "graph memcpy node");
 	case cudaGraphNodeTypeMemset: return run_memset(&n->u.set);
 	case cudaGraphNodeTypeHost: n->u.host.fn(n->u.host.userData); return cudaSuccess;

@@ -135,17 +135,17 @@ static cudaError_t launchable(const RtFunc *fn)
 	return cudaSuccess;
 }
 
-cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem, int coop)
+cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem, int coop,
+                       dim3 cluster)
 {
 	cudaError_t e = launchable(fn);
 	if (e || (e = shared_fits(fn, shmem))) return e;
 	int before, after;
 	api_kernel_log(&before);
 	mem_managed_to_device();
-	CUresult r = coop ? cuLaunchCooperativeKernel(fn->f, grid.x, grid.y, grid.z, block.x,
-	                                              block.y, block.z, (unsigned)shmem, NULL, args)
-	                  : cuLaunchKernel(fn->f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-	                                   (unsigned)shmem, NULL, args, NULL);
+	const unsigned g3[3] = {grid.x, grid.y, grid.z}, b3[3] = {block.x, block.y, block.z};
+	const unsigned c3[3] = {cluster.x, cluster.y, cluster.z};
+	CUresult r = api_launch_ex(fn->f, g3, b3, (unsigned)shmem, args, coop, c3);
 	mem_managed_to_host();
 	api_kernel_log(&after);
 	for (int i = before; i < after; i++) stats_kernel_line(i);   /* children after their parent */
@@ -153,7 +153,7 @@ cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t sh
 }
 
 cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
-                       cudaStream_t stream, int coop)
+                       cudaStream_t stream, int coop, dim3 cluster)
 {
 	cudaError_t e = launchable(fn);
 	if (e) return rt_err(e);
@@ -162,26 +162,31 @@ cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t sh
 	if ((e = capture_enqueue(stream, "kernel launch", &on))) return e;
 	if (on && coop)
 		return capture_refuse(stream, "cudaLaunchCooperativeKernel", "cooperative launches");
+	if (!cluster.x && fn->cluster[0])     /* cudaFuncAttributeRequiredClusterWidth ... */
+		cluster = (dim3){(unsigned)fn->cluster[0], fn->cluster[1] ? (unsigned)fn->cluster[1] : 1,
+		                 fn->cluster[2] ? (unsigned)fn->cluster[2] : 1};
+	if (on && cluster.x)
+		return capture_refuse(stream, "cudaLaunchKernelEx", "launches with a cluster dimension");
 	if (on) {
 		struct cudaKernelNodeParams p = {(void *)fn->host, grid, block, (unsigned)shmem,
 		                                 args, NULL};
 		return capture_add(stream, cudaGraphNodeTypeKernel, &p);
 	}
-	return rt_err(launch_now(fn, grid, block, args, shmem, coop));
+	return rt_err(launch_now(fn, grid, block, args, shmem, coop, cluster));
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
 	RT_API();
-	return launch_run(reg_func(kernel), gridDim, blockDim, args, sharedMem, stream, 0);
+	return launch_run(reg_func(kernel), gridDim, blockDim, args, sharedMem, stream, 0, (dim3){0, 0, 0});
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
 	RT_API();
-	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 0);
+	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 0, (dim3){0, 0, 0});
 }
 
 /* the whole grid resident at once (cudaErrorCooperativeLaunchTooLarge if it
@@ -190,31 +195,28 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
                                         void **args, size_t sharedMem, cudaStream_t stream)
 {
 	RT_API();
-	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 1);
+	return launch_run(reg_func(func), gridDim, blockDim, args, sharedMem, stream, 1, (dim3){0, 0, 0});
 }
 
 /* cudaLaunchKernelEx: attributes are hints to a real GPU's scheduler, which
  * rfsim's synchronous launches satisfy trivially, except two: a cooperative
- * launch, and thread-block clusters, which rfsim cannot honour */
+ * launch, and thread-block clusters (src/sim/gpu.c) */
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
 	RT_API();
 	if (!config || (config->numAttrs && !config->attrs)) return rt_err(cudaErrorInvalidValue);
 	int coop = 0;
+	dim3 cluster = {0, 0, 0};
 	for (unsigned i = 0; i < config->numAttrs; i++) {
 		const cudaLaunchAttribute *a = &config->attrs[i];
-		const char *what = NULL;
 		if (a->id == cudaLaunchAttributeCooperative) coop = a->val.cooperative != 0;
-		if (a->id == cudaLaunchAttributeClusterDimension &&
-		    (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
-			what = "thread-block clusters";
-		if (what) {
-			rt_say("cudaLaunchKernelEx: %s are not supported by rfsim", what);
-			return rt_err(cudaErrorNotSupported);
+		if (a->id == cudaLaunchAttributeClusterDimension) {
+			cluster = (dim3){a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z};
+			if (!cluster.x || !cluster.y || !cluster.z) return rt_err(cudaErrorInvalidValue);
 		}
 	}
 	return launch_run(reg_func(func), config->gridDim, config->blockDim, args,
-	                  config->dynamicSmemBytes, config->stream, coop);
+	                  config->dynamicSmemBytes, config->stream, coop, cluster);
 }
 
 /* ---- kernel attributes -------------------------------------------------------- */
@@ -251,6 +253,15 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
 	attr->maxDynamicSharedSizeBytes = f->max_dyn_shared >= 0
 		? f->max_dyn_shared : fattr(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
 	attr->preferredShmemCarveout = f->carveout;
+	int cw = fattr(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH);
+	attr->clusterDimMustBeSet = fattr(f, CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET);
+	attr->requiredClusterWidth = cw ? cw : f->cluster[0];
+	attr->requiredClusterHeight = cw ? fattr(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT)
+	                                 : f->cluster[1];
+	attr->requiredClusterDepth = cw ? fattr(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH)
+	                                : f->cluster[2];
+	attr->clusterSchedulingPolicyPreference = f->cluster_policy;
+	attr->nonPortableClusterSizeAllowed = f->nonportable;
 	return cudaSuccess;
 }
 
@@ -278,9 +289,23 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 		if (value < -1 || value > 100) return rt_err(cudaErrorInvalidValue);
 		f->carveout = value;     /* rfsim's shared memory is not carved from L1 */
 		return cudaSuccess;
+	case cudaFuncAttributeRequiredClusterWidth: case cudaFuncAttributeRequiredClusterHeight:
+	case cudaFuncAttributeRequiredClusterDepth:
+		if (fattr(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH))   /* __cluster_dims__ */
+			return rt_err(cudaErrorNotPermitted);
+		if (value < 0 || value > 16) return rt_err(cudaErrorInvalidValue);
+		f->cluster[attr - cudaFuncAttributeRequiredClusterWidth] = value;
+		return cudaSuccess;
+	case cudaFuncAttributeNonPortableClusterSizeAllowed:
+		if (value < 0 || value > 1) return rt_err(cudaErrorInvalidValue);
+		f->nonportable = value;
+		return cudaSuccess;
+	case cudaFuncAttributeClusterSchedulingPolicyPreference:
+		if (value < 0 || value > 2) return rt_err(cudaErrorInvalidValue);
+		f->cluster_policy = value;      /* a scheduling hint */
+		return cudaSuccess;
 	default:
-		rt_say("cudaFuncSetAttribute: attribute %d (thread-block clusters) is not supported "
-		       "by rfsim", (int)attr);
+		rt_say("cudaFuncSetAttribute: attribute %d is not supported by rfsim", (int)attr);
 		return rt_err(cudaErrorNotSupported);
 	}
 }
@@ -327,6 +352,63 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
 	RT_API();
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
 	                                                              dynamicSMemSize, 0);
+}
+
+/* thread-block clusters: a cluster's blocks may be on any SMs (src/sim/timing.c), so as
+ * many clusters fit as the GPU's resident blocks make whole clusters */
+static cudaError_t cluster_query(const void *func, const cudaLaunchConfig_t *config,
+                                 int *fit, int *csize, int *limit)
+{
+	RtFunc *f;
+	if (!config) return rt_err(cudaErrorInvalidValue);
+	cudaError_t e = loaded(func, &f);
+	if (e) return e;
+	int c[3] = {fattr(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH),
+	            fattr(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT),
+	            fattr(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH)};
+	if (!c[0]) memcpy(c, f->cluster, sizeof c);
+	for (unsigned i = 0; i < config->numAttrs; i++)
+		if (config->attrs[i].id == cudaLaunchAttributeClusterDimension) {
+			c[0] = (int)config->attrs[i].val.clusterDim.x;
+			c[1] = (int)config->attrs[i].val.clusterDim.y;
+			c[2] = (int)config->attrs[i].val.clusterDim.z;
+		}
+	for (int i = 0; i < 3; i++) c[i] = c[i] > 0 ? c[i] : 1;
+	int block = (int)(config->blockDim.x * config->blockDim.y * config->blockDim.z);
+	if (block <= 0) return rt_err(cudaErrorInvalidValue);
+	Occupancy o;
+	occupancy_compute(rt_config(), block, fattr(f, CU_FUNC_ATTRIBUTE_NUM_REGS),
+	                  fattr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES) +
+	                  (int64_t)config->dynamicSmemBytes, &o);
+	int per_sm = block > fattr(f, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK) ? 0 : o.ctas_per_sm;
+	*fit = (int)(per_sm * rt_config()->sm_count);
+	*csize = c[0] * c[1] * c[2];
+	*limit = f->nonportable ? 16 : 8;
+	return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                           const cudaLaunchConfig_t *config)
+{
+	RT_API();
+	int fit, csize, limit;
+	if (!numClusters) return rt_err(cudaErrorInvalidValue);
+	cudaError_t e = cluster_query(func, config, &fit, &csize, &limit);
+	if (e) return e;
+	*numClusters = csize > 16 ? 0 : fit / csize;
+	return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                 const cudaLaunchConfig_t *config)
+{
+	RT_API();
+	int fit, csize, limit;
+	if (!clusterSize) return rt_err(cudaErrorInvalidValue);
+	cudaError_t e = cluster_query(func, config, &fit, &csize, &limit);
+	if (e) return e;
+	*clusterSize = fit < limit ? fit : limit;
+	return cudaSuccess;
 }
 
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,

@@ -92,6 +92,10 @@ typedef struct RtFunc {
 	CUfunction f;            /* NULL until the module is loaded */
 	int max_dyn_shared;      /* cudaFuncAttributeMaxDynamicSharedMemorySize, -1 unset */
 	int carveout;            /* cudaFuncAttributePreferredSharedMemoryCarveout */
+	int cluster[3];          /* cudaFuncAttributeRequiredCluster{Width,Height,Depth} set at
+	                            run time (0: not set; the kernel's __cluster_dims__ apply) */
+	int nonportable;         /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+	int cluster_policy;      /* cudaFuncAttributeClusterSchedulingPolicyPreference */
 } RtFunc;
 
 typedef struct RtVar {
@@ -188,9 +192,11 @@ cudaError_t pitched_copy3d(const struct cudaMemcpy3DParms *p, const char *fn);
 /* a launch from the program: checked, captured if the stream is capturing;
  * coop: a cooperative launch (the whole grid resident, grid.sync() works) */
 cudaError_t launch_run(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem,
-                       cudaStream_t stream, int coop);
-/* run the kernel now (a graph's kernel node): errors are not recorded */
-cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem, int coop);
+                       cudaStream_t stream, int coop, dim3 cluster);
+/* run the kernel now (a graph's kernel node): errors are not recorded; cluster:
+ * thread-block clusters asked for (0,0,0: none) */
+cudaError_t launch_now(RtFunc *fn, dim3 grid, dim3 block, void **args, size_t shmem, int coop,
+                       dim3 cluster);
 
 /* ---- graph.c ---- */
 

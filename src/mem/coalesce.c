@@ -110,6 +110,7 @@ void memop_build(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int stor
 	op->smem_waves = op->cc_waves = 0;
 	op->nline = op->ncline = 0;
 	op->lmask = 0;
+	op->dsmem = 0;
 	uint32_t smask = 0, cmask = 0;
 	uint64_t cwords[32];
 	uint16_t ncw = 0;
@@ -121,6 +122,7 @@ void memop_build(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int stor
 		switch (tr->space[l]) {
 		case XS_SHARED:
 			smask |= 1u << l;
+			op->dsmem |= a >= (1ull << 24);      /* shared::cluster: CLUSTER_RANK_SHIFT */
 			break;
 		case XS_CONST: case XS_KPARAM: {
 			uint64_t b = (tr->space[l] == XS_CONST ? MEM_CONST_WIN : MEM_PARAM_WIN) + a;
@@ -170,6 +172,7 @@ void memop_build_cp(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int c
 	op->cc_waves = op->ncline = 0;
 	op->nline = 0;
 	op->lmask = 0;
+	op->dsmem = 0;
 	LineSet hs;
 	hs.used = 0;
 	for (uint32_t mm = tr->cp_src; mm; mm &= mm - 1)

@@ -61,6 +61,7 @@ typedef struct MemOp {       /* what one warp memory instruction asks of memory 
 	uint8_t long_lat;        /* touches global or local memory */
 	uint8_t cache;           /* global lines: MOC_* */
 	uint16_t smem_waves;     /* shared memory: wavefronts (1 = no conflict), 0 = none */
+	uint8_t dsmem;           /* some lane's shared address is another CTA's of the cluster */
 	uint16_t cc_waves;       /* constant/param: distinct words (serialisation), 0 = none */
 	uint16_t nline;          /* global and local lines */
 	uint32_t lmask;          /* bit i: line[i] is local memory */

@@ -145,8 +145,8 @@ static const struct { const char *name; int two; } unsupported[] = {
 	{"movmatrix", 0},
 	{"setmaxnreg", 0}, {"stacksave", 0},
 	{"stackrestore", 0}, {"alloca", 0}, {"brx", 1}, {"istypep", 0}, {"pmevent", 0},
-	{"applypriority", 0}, {"discard", 0}, {"createpolicy", 0}, {"getctarank", 0},
-	{"mapa", 0}, {"multimem", 1}, {"tensormap", 1}, {"clusterlaunchcontrol", 1},
+	{"applypriority", 0}, {"discard", 0}, {"createpolicy", 0},
+	{"multimem", 1}, {"tensormap", 1}, {"clusterlaunchcontrol", 1},
 	{"prefetchu", 0}, {"szext", 0}, {"vadd", 0}, {"vsub", 0}, {"vabsdiff", 0},
 	{"vmin", 0}, {"vmax", 0}, {"vshl", 0}, {"vshr", 0}, {"vmad", 0}, {"vset", 0},
 	{"vset2", 0}, {"vset4", 0},
@@ -243,6 +243,28 @@ static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 		ptex_modifier(p, &mn->t, in, s, n);
 		return;
 	}
+	if (op == OP_CLBAR) {
+		/* barrier.cluster.arrive{.release|.relaxed}{.aligned},
+		 * barrier.cluster.wait{.acquire}{.aligned} */
+		int arrive = n == 6 && !memcmp(s, "arrive", 6), wait = n == 4 && !memcmp(s, "wait", 4);
+		int sem = (n == 7 && (!memcmp(s, "release", 7) || !memcmp(s, "relaxed", 7) ||
+		                      !memcmp(s, "acquire", 7)));
+		if (n == 7 && !memcmp(s, "aligned", 7) && in->mode) {
+			in->mods |= MOD_ALIGNED;
+			return;
+		}
+		if ((arrive || wait) && !in->mode) {
+			in->mode = arrive ? MODE_ARRIVE : MODE_SYNC;
+		} else if (!sem || !in->mode || (in->mods & MOD_ALIGNED) ||
+		           (in->mode == MODE_SYNC) != (s[0] == 'a' && s[1] == 'c')) {
+			p_error_at(p, &mn->t, "unexpected modifier '.%.*s' in '%.*s' (the forms are "
+			           "barrier.cluster.arrive{.release|.relaxed}{.aligned} and "
+			           "barrier.cluster.wait{.acquire}{.aligned})", (int)n, s,
+			           (int)mn->t.len, mn->t.s);
+		}
+		add_hint(p, mn, s, n);
+		return;
+	}
 	if (op == OP_GRIDDEP) {
 		/* programmatic dependent launch (9.7.13.x griddepcontrol): rfsim starts
 		 * a grid only once the stream's grid before it has finished, so both
@@ -323,6 +345,9 @@ static void mnemonic(Parser *p, Mnem *mn, Ins *in)
 	int op = ptc_op(p, &mn->t, &base);
 	if (op < 0) op = pmb_op(p, &mn->t, &base);
 	if (op < 0) op = op_lookup(s, base);
+	if (op == OP_BARRIER && mn->t.len >= base + 8 && !memcmp(s + base, ".cluster", 8) &&
+	    (mn->t.len == base + 8 || s[base + 8] == '.'))
+		op = OP_CLBAR, base += 8;
 	if (op < 0 || op == OP_SCOPE_BEGIN || op == OP_SCOPE_END) unknown_op(p, &mn->t, base);
 	in->op = (uint16_t)op;
 	for (const char *q = s + base; q < end;) {
@@ -330,6 +355,8 @@ static void mnemonic(Parser *p, Mnem *mn, Ins *in)
 		while (q < end && *q != '.') q++;
 		modifier(p, mn, in, m0, (size_t)(q - m0));
 	}
+	if (op == OP_CLBAR && !in->mode)
+		p_error_at(p, &mn->t, "'%.*s' needs .arrive or .wait", (int)mn->t.len, mn->t.s);
 	if (op == OP_GRIDDEP && !mn->nhints)
 		p_error_at(p, &mn->t, "'%.*s' needs .launch_dependents or .wait", (int)mn->t.len,
 		           mn->t.s);
@@ -566,6 +593,9 @@ static Shape shape(const Ins *in)
 	case OP_SHFL: s.lo = 3, s.hi = 4; break;
 	case OP_ACTIVEMASK: s.lo = s.hi = 0; break;
 	case OP_ELECT: s.lo = s.hi = 1; break;
+	case OP_CLBAR: s.lo = s.hi = 0, s.dest = 0; break;
+	case OP_MAPA: s.lo = s.hi = 2; break;
+	case OP_GETCTARANK: s.lo = s.hi = 1; break;
 	case OP_BAR: case OP_BARRIER: s.lo = 0, s.hi = 3, s.dest = in->mode == MODE_RED; break;
 	case OP_CALL: s.lo = 2, s.hi = 3, s.dest = 0; break;
 	case OP_CP_ASYNC: s.lo = 3, s.hi = 5, s.dest = 0, s.addr = 0; break;
@@ -645,6 +675,11 @@ static void check_kinds(Parser *p, const Tok *at, const Ins *in)
 		for (int k = 0; k < in->nd; k++) need_pred(p, at, in, k);
 	if ((in->op == OP_SETP || in->op == OP_SET) && in->ns == 3) need_pred(p, at, in, in->nd + 2);
 	if (in->op == OP_SELP) need_pred(p, at, in, in->nd + 2);
+	if ((in->op == OP_MAPA || in->op == OP_GETCTARANK) &&
+	    ((in->type != PT_U32 && in->type != PT_U64) ||
+	     (in->space && in->space != SP_SHARED_CLUSTER)))
+		p_error_at(p, at, "'%.*s': the forms are mapa{.shared::cluster}.u32|.u64 d, a, rank "
+		           "and getctarank{.shared::cluster}.u32|.u64 d, a", (int)at->len, at->s);
 	if (in->op == OP_ELECT) {               /* elect.sync d|p, membermask */
 		int r0 = reg_type(p, &in->o[0]);
 		if (!(in->mods & MOD_SYNC) || in->nd != 2 || in->type != PT_NONE)

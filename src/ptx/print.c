@@ -337,7 +337,7 @@ static void mnemonic(Out *o, const Ins *in)
 	put_mods(o, mods, MOD_NC);
 	if (in->hints) fputs(ir_str(o->m, in->hints), o->f);
 	if (early_sync) put_mods(o, mods, MOD_SYNC);
-	if (!mem) put(o, mode_name[in->mode]);
+	if (!mem && op != OP_CLBAR) put(o, mode_name[in->mode]);   /* CLBAR: in its hints */
 	if (bar) put(o, atomop_name[in->aop]);
 	put_mods(o, mods, MOD_CC);
 	put(o, cmp_name[in->cmp]);

@@ -660,6 +660,8 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	case OP_BAR: case OP_BARRIER:
 		if (in->mode == MODE_RED && in->aop == AOP_NONE) return dec_bad(dc, in, "this bar.red");
 		return decode_plain(dc, fi, in, PT_U32);
+	case OP_CLBAR: return decode_plain(dc, fi, in, PT_U32);
+	case OP_MAPA: case OP_GETCTARANK: return decode_plain(dc, fi, in, (PtxType)in->type);
 	case OP_BRA:
 		if (in->ns + in->nd < 1 || in->o[in->nd + in->ns - 1].kind != OPK_LABEL)
 			return dec_bad(dc, in, "branches without a label target");

@@ -59,11 +59,14 @@ static uint64_t sreg_value(const Cta *c, const Warp *w, uint32_t l, int sr, int 
 		return img_reserved_begin(L->img, L->dyn_shmem);
 	case SR_RSMEM_END: return img_reserved_begin(L->img, L->dyn_shmem) + IMG_RESERVED_SMEM_USED;
 	case SR_RSMEM_CAP: return img_reserved_begin(L->img, L->dyn_shmem) + IMG_RESERVED_SMEM;
-	case SR_CLUSTERID: case SR_CLUSTER_CTARANK: return 0;
-	case SR_NCLUSTERID: return nc[k];
-	case SR_CLUSTER_CTAID: return ci[k];
-	case SR_CLUSTER_NCTAID: case SR_CLUSTER_NCTARANK: return 1;
-	case SR_IS_EXPLICIT_CLUSTER: return 0;
+	/* clusters: a launch that asked for none has clusters of one CTA */
+	case SR_CLUSTERID: return ci[k] / (&L->cluster.x)[k];
+	case SR_NCLUSTERID: return nc[k] / (&L->cluster.x)[k];
+	case SR_CLUSTER_CTAID: return ci[k] % (&L->cluster.x)[k];
+	case SR_CLUSTER_NCTAID: return (&L->cluster.x)[k];
+	case SR_CLUSTER_CTARANK: return (uint32_t)c->rank;
+	case SR_CLUSTER_NCTARANK: return L->csize;
+	case SR_IS_EXPLICIT_CLUSTER: return L->explicit_cluster;
 	/* what the driver puts in the environment registers: only the grid
 	   workspace that cooperative_groups' grid.sync() reads as
 	   (%envreg1 << 32 | %envreg2) and spins on; 0 outside cooperative launches,
@@ -205,6 +208,59 @@ static void exec_redux(Warp *w, const Image *img, const DIns *d, uint32_t act)
 }
 
 /* ---- barriers ------------------------------------------------------------------ */
+
+uint32_t cluster_rank_of(const Launch *L, Dim3 id)
+{
+	const Dim3 *k = &L->cluster;
+	return id.x % k->x + id.y % k->y * k->x + id.z % k->z * k->x * k->y;
+}
+
+/* the cluster's phase is complete when every live warp of it arrived: the
+ * waiting warps go on (each member's owner is told, in the timing model) */
+static void cluster_check(Cluster *cl)
+{
+	int32_t live = 0;
+	for (int32_t r = 0; r < cl->n; r++) live += cl->cta[r]->live_warps;
+	if (!cl->arrived || cl->arrived < live) return;
+	cl->arrived = 0;
+	cl->phase++;
+	for (int32_t r = 0; r < cl->n; r++) {
+		Cta *m = cl->cta[r];
+		int woke = 0;
+		for (int32_t i = 0; i < m->nwarps; i++) {
+			Warp *w = &m->warps[i];
+			if (w->state != W_BARRIER || w->bar_id != CLUSTER_BAR) continue;
+			w->state = W_READY;
+			woke = 1;
+		}
+		if (woke && cl->wake) cl->wake(m);
+	}
+}
+
+void cluster_warp_exited(Cta *c)
+{
+	if (c->cl && c->cl->n > 1) cluster_check(c->cl);
+}
+
+/* barrier.cluster.arrive / .wait: the warp counts once per phase, as at bar.sync
+ * (.aligned or not: rfsim's barriers count warps); a wait whose phase is not
+ * over parks the warp until it is */
+static int exec_clbar(Cta *c, Warp *w, const DIns *d)
+{
+	Cluster *cl = c->cl;
+	if (d->mode == MODE_ARRIVE) {
+		w->cl_phase = cl->phase;
+		cl->arrived++;
+		cluster_check(cl);
+		return EX_OK;
+	}
+	if (w->cl_phase != cl->phase) return EX_OK;     /* the phase it arrived in is over */
+	w->state = W_BARRIER;
+	w->bar_id = CLUSTER_BAR;
+	w->bar_pc = w->stk[w->nstk - 1].pc;
+	w->bar_mask = w->stk[w->nstk - 1].mask;
+	return EX_BARRIER;
+}
 
 static int exec_bar(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
@@ -391,7 +447,7 @@ static void exec_cvta(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	uint32_t *dp = dstp(w, d->d[0]);
 	uint64_t win = 0;
 	switch (d->space) {
-	case SP_SHARED: win = GPU_SHARED_WIN; break;
+	case SP_SHARED: case SP_SHARED_CLUSTER: win = GPU_SHARED_WIN; break;
 	case SP_LOCAL: win = GPU_LOCAL_WIN; break;
 	case SP_CONST: win = GPU_CONST_WIN; break;
 	case SP_PARAM: win = GPU_PARAM_WIN; break;
@@ -413,7 +469,8 @@ static void exec_isspacep(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		uint64_t a = rdw(sp, l, d->sw[0]);
 		int in;
 		switch (d->space) {
-		case SP_SHARED: in = a - GPU_SHARED_WIN < GPU_WIN_SIZE; break;
+		case SP_SHARED: in = a - GPU_SHARED_WIN < (1ull << CLUSTER_RANK_SHIFT); break;
+		case SP_SHARED_CLUSTER: in = a - GPU_SHARED_WIN < GPU_WIN_SIZE; break;
 		case SP_LOCAL: in = a - GPU_LOCAL_WIN < GPU_WIN_SIZE; break;
 		case SP_CONST: in = a - GPU_CONST_WIN < GPU_WIN_SIZE; break;
 		case SP_PARAM: in = a - GPU_PARAM_WIN < GPU_WIN_SIZE; break;
@@ -422,6 +479,51 @@ static void exec_isspacep(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		r |= (uint32_t)in << l;
 	}
 	set_pred(w, d->d[0], act, r);
+}
+
+/* mapa{.shared::cluster}.u32|u64 d, a, rank: the address, in CTA `rank` of the
+ * cluster, of what a names in this CTA's shared memory (a shared::cta or
+ * shared::cluster address, or with no space a generic one); getctarank: the
+ * rank of the CTA whose shared memory a names.  A rank outside the cluster, or
+ * an address outside shared memory, is a fault. */
+static int exec_mapa(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	const uint32_t *sp = srcp(w, img, d->s[0]);
+	const uint32_t *rp = d->op == OP_MAPA ? srcp(w, img, d->s[1]) : NULL;
+	uint32_t *dp = dstp(w, d->d[0]);
+	int generic = d->space != SP_SHARED_CLUSTER;
+	LANES(act, l) {
+		uint64_t a = rdw(sp, l, d->sw[0]);
+		uint64_t off = generic ? a - GPU_SHARED_WIN : a;
+		if (off >= ((uint64_t)CLUSTER_MAX + 1) << CLUSTER_RANK_SHIFT) {
+			char m[160];
+			snprintf(m, sizeof m, "%s of address 0x%llx, which is not in shared memory",
+			         d->op == OP_MAPA ? "mapa" : "getctarank", (unsigned long long)a);
+			exec_fault(c, w, l, d, FAULT_ADDRESS, m);
+			return EX_FAULT;
+		}
+		uint32_t have = (uint32_t)(off >> CLUSTER_RANK_SHIFT);
+		uint32_t own = have ? have - 1 : (uint32_t)c->rank;
+		uint64_t r;
+		if (d->op == OP_GETCTARANK) {
+			r = own;
+		} else {
+			uint32_t rank = rp[l];
+			if (rank >= c->L->csize) {
+				char m[160];
+				snprintf(m, sizeof m, "mapa to CTA rank %u of a cluster of %u", rank,
+				         c->L->csize);
+				exec_fault(c, w, l, d, FAULT_ADDRESS, m);
+				return EX_FAULT;
+			}
+			off &= (1ull << CLUSTER_RANK_SHIFT) - 1;
+			if (rank != (uint32_t)c->rank) off |= (uint64_t)(rank + 1) << CLUSTER_RANK_SHIFT;
+			r = generic ? off + GPU_SHARED_WIN : off;
+		}
+		wrw(dp, l, d->dw[0], d->dw[0] > 1 ? r : (uint32_t)r);
+	}
+	return EX_OK;
 }
 
 /* ---- fast paths ------------------------------------------------------------------- */
@@ -564,6 +666,7 @@ static int sync_waits(Warp *w, const Image *img, const DIns *d, uint32_t act, ui
 	case OP_SHFL: ms = 3; break;
 	case OP_VOTE: case OP_MATCH: case OP_REDUX: ms = 1; break;
 	case OP_ELECT: ms = 0; break;
+	case OP_CLBAR: ms = -2; break;
 	default: return 0;
 	}
 	uint32_t want = ~0u;                       /* a CTA barrier (-2): every lane */
@@ -620,6 +723,12 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		/* bar.warp.sync: the lanes of a path run in lockstep here already */
 		if (!gm || (d->mods & MOD_WARP)) break;
 		r = exec_bar(c, w, d, gm);
+		break;
+	case OP_CLBAR:
+		if (gm) r = exec_clbar(c, w, d);
+		break;
+	case OP_MAPA: case OP_GETCTARANK:
+		if (gm && exec_mapa(c, w, d, gm)) return EX_FAULT;
 		break;
 	case OP_LD: case OP_LDU:
 		if (gm && exec_ld(c, w, d, gm)) return EX_FAULT;

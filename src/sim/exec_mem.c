@@ -127,9 +127,25 @@ uint8_t *exec_span(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t 
 		if (!p) mem_fault(c, w, l, d, xs, a, n, store, "out-of-bounds");
 		return p;
 	}
-	case XS_SHARED:
-		if (a < c->shared_bytes && n <= c->shared_bytes - a) return c->shared + a;
+	case XS_SHARED: {
+		const Cta *o = c;                /* a shared::cluster address: another CTA's */
+		uint64_t r = a >> CLUSTER_RANK_SHIFT;
+		if (r) {
+			if (r > (uint64_t)c->cl->n) {
+				char m[200];
+				snprintf(m, sizeof m, "%s of %u bytes at shared::cluster address 0x%llx: "
+				         "CTA rank %llu of a cluster of %d", d->op == OP_ATOM ? "atomic" :
+				         store ? "store" : "load", n, (unsigned long long)a,
+				         (unsigned long long)(r - 1), c->cl->n);
+				exec_fault(c, w, l, d, FAULT_ADDRESS, m);
+				return NULL;
+			}
+			o = c->cl->cta[r - 1];
+			a &= (1ull << CLUSTER_RANK_SHIFT) - 1;
+		}
+		if (a < o->shared_bytes && n <= o->shared_bytes - a) return o->shared + a;
 		break;
+	}
 	case XS_FRAME:
 		a += w->lbase;
 		/* fall through */

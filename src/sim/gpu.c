@@ -314,6 +314,10 @@ void prog_kernel_attr(const Program *p, int k, KernelAttr *a)
 	                             (f->reqntid[2] ? f->reqntid[2] : 1) : 0;
 	if (mt && mt < a->max_threads) a->max_threads = mt;
 	if (rt && rt < a->max_threads) a->max_threads = rt;
+	for (int i = 0; i < 3; i++)
+		a->cluster[i] = f->reqnctapercluster[0] > 0 ? (f->reqnctapercluster[i] > 0
+		                                                ? f->reqnctapercluster[i] : 1) : 0;
+	a->explicit_cluster = (f->attr & ATTR_EXPLICIT_CLUSTER) != 0;
 	a->nparam = img->nparam;
 	a->params = img->params;
 }
@@ -415,6 +419,13 @@ static void deadlock_report(const Cta *c)
 			err_append("\n  warp %d: exited", i);
 			continue;
 		}
+		if (w->bar_id == CLUSTER_BAR) {
+			err_append("\n  warp %d: waiting at barrier.cluster.wait (%s:%u), %d warps of "
+			           "the cluster's %d CTAs arrived, active lanes 0x%08x", i, L->file,
+			           L->img->code[w->bar_pc].line, c->cl->arrived, c->cl->n,
+			           w->stk[w->nstk - 1].mask);
+			continue;
+		}
 		const Barrier *b = &c->bars[w->bar_id];
 		err_append("\n  warp %d: waiting at barrier %u (%s:%u), %d of %d warps arrived, "
 		           "active lanes 0x%08x", i, w->bar_id, L->file, L->img->code[w->bar_pc].line,
@@ -433,6 +444,9 @@ static void livelock_report(const Cta *c)
 	for (int32_t i = 0; i < c->nwarps; i++) {
 		const Warp *w = &c->warps[i];
 		if (w->state == W_DONE) err_append("\n  warp %d: exited", i);
+		else if (w->state != W_READY && w->bar_id == CLUSTER_BAR)
+			err_append("\n  warp %d: waiting at barrier.cluster.wait (%s:%u)", i, L->file,
+			           L->img->code[w->bar_pc].line);
 		else if (w->state != W_READY)
 			err_append("\n  warp %d: waiting at barrier %u (%s:%u)", i, w->bar_id, L->file,
 			           L->img->code[w->bar_pc].line);
@@ -526,6 +540,7 @@ static void cta_start(Cta *c, const Launch *L, uint64_t id, CtaBuf *buf)
 	c->shared_bytes = shared;
 	c->live_warps = nwarps;
 	c->smid = (int32_t)(id % (uint64_t)L->nsm);
+	c->rank = (int32_t)cluster_rank_of(L, c->id);
 	for (int b = 0; b < 16; b++) c->bars[b].red_and = 1;
 	memset(c->shared, 0, shared);
 	for (int32_t i = 0; i < nwarps; i++) warp_reset(&c->warps[i], c, i);
@@ -539,9 +554,13 @@ static void cta_count(const Cta *c, KernelStats *ks)
 	}
 }
 
+static int run_clusters(const Launch *L, int64_t budget, KernelStats *ks);
+static int coop_livelock(Cta *cs, uint64_t ncta, int64_t *budget);
+
 /* functional mode: the CTAs of the grid one after another */
 static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
 {
+	if (L->csize > 1) return run_clusters(L, budget, ks);
 	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
 	CtaBuf buf;
 	ctabuf_init(&buf, L->img, nwarps, img_cta_shared(L->img, L->dyn_shmem));
@@ -549,11 +568,86 @@ static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
 	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
 	for (uint64_t id = 0; id < ncta && rc == RF_OK; id++) {
 		Cta c;
+		Cluster cl = {.n = 1};
 		cta_start(&c, L, id, &buf);
+		cl.cta[0] = &c, c.cl = &cl;
 		rc = run_cta(&c, &budget);
 		cta_count(&c, ks);
 	}
 	ctabuf_free(&buf);
+	return rc;
+}
+
+/* the launch's CTA numbers of cluster number k (x fastest, as CTAs), by rank */
+static void cluster_members(const Launch *L, uint64_t k, uint64_t *ids)
+{
+	const Dim3 *s = &L->cluster, *g = &L->grid;
+	uint64_t nx = g->x / s->x, ny = g->y / s->y;
+	uint64_t x0 = k % nx * s->x, y0 = k / nx % ny * s->y, z0 = k / (nx * ny) * s->z;
+	for (uint32_t r = 0; r < L->csize; r++) {
+		uint64_t x = x0 + r % s->x, y = y0 + r / s->x % s->y, z = z0 + r / (s->x * s->y);
+		ids[r] = x + y * g->x + z * (uint64_t)g->x * g->y;
+	}
+}
+
+/* functional mode, thread-block clusters: cluster after cluster, the CTAs of
+ * one resident together and run in rounds as a cooperative grid's are; a
+ * round in which no warp of the cluster could run and no barrier released
+ * is a deadlock */
+static int run_clusters(const Launch *L, int64_t budget, KernelStats *ks)
+{
+	enum { SLICE = 1 << 10 };
+	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32), n = (int32_t)L->csize;
+	uint64_t ncl = (uint64_t)L->grid.x * L->grid.y * L->grid.z / L->csize, ids[CLUSTER_MAX];
+	CtaBuf bufs[CLUSTER_MAX];
+	Cta cs[CLUSTER_MAX];
+	for (int32_t r = 0; r < n; r++)
+		ctabuf_init(&bufs[r], L->img, nwarps, img_cta_shared(L->img, L->dyn_shmem));
+	int rc = RF_OK;
+	for (uint64_t k = 0; k < ncl && rc == RF_OK; k++) {
+		Cluster cl = {.n = n};
+		cluster_members(L, k, ids);
+		for (int32_t r = 0; r < n; r++) {
+			cta_start(&cs[r], L, ids[r], &bufs[r]);
+			cs[r].cl = &cl, cl.cta[r] = &cs[r];
+		}
+		int quiet = 0;
+		uint64_t writes = 0;
+		int64_t live = -1;
+		for (;;) {
+			int ran = 0, any;
+			uint64_t nw = 0;
+			int64_t alive = 0;
+			for (int32_t r = 0; r < n && rc == RF_OK; r++) {
+				if (cs[r].live_warps) rc = run_slices(&cs[r], &budget, SLICE, &any), ran |= any;
+				nw += cta_writes(&cs[r]);
+				alive += cs[r].live_warps;
+			}
+			if (rc || !alive) break;
+			if (!ran) {                       /* everyone waits: release, or deadlock */
+				int ready = 0, stuck = -1;
+				for (int32_t r = 0; r < n; r++) {
+					cta_release_barriers(&cs[r]);
+					for (int32_t i = 0; i < cs[r].nwarps; i++)
+						ready |= cs[r].warps[i].state == W_READY;
+					if (stuck < 0 && cs[r].live_warps) stuck = r;
+				}
+				if (!ready) {
+					deadlock_report(&cs[stuck]);
+					rc = RF_ERUNTIME;
+				}
+				continue;
+			}
+			quiet = nw == writes && alive == live ? quiet + 1 : 0;
+			writes = nw, live = alive;
+			if (quiet >= 2) {
+				if (coop_livelock(cs, (uint64_t)n, &budget)) rc = RF_ERUNTIME;
+				quiet = 0;
+			}
+		}
+		for (int32_t r = 0; r < n; r++) cta_count(&cs[r], ks);
+	}
+	for (int32_t r = 0; r < n; r++) ctabuf_free(&bufs[r]);
 	return rc;
 }
 
@@ -592,9 +686,16 @@ static int run_coop_grid(const Launch *L, int64_t budget, KernelStats *ks)
 	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
 	CtaBuf *bufs = xcalloc(ncta, sizeof *bufs);
 	Cta *cs = xcalloc(ncta, sizeof *cs);
+	uint64_t ncl = ncta / L->csize, ids[CLUSTER_MAX];
+	Cluster *cls = xcalloc(ncl, sizeof *cls);
 	for (uint64_t id = 0; id < ncta; id++) {
 		ctabuf_init(&bufs[id], L->img, nwarps, img_cta_shared(L->img, L->dyn_shmem));
 		cta_start(&cs[id], L, id, &bufs[id]);
+	}
+	for (uint64_t k = 0; k < ncl; k++) {
+		cluster_members(L, k, ids);
+		cls[k].n = (int32_t)L->csize;
+		for (uint32_t r = 0; r < L->csize; r++) cls[k].cta[r] = &cs[ids[r]], cs[ids[r]].cl = &cls[k];
 	}
 	int rc = RF_OK, quiet = 0;
 	uint64_t writes = 0;
@@ -626,6 +727,7 @@ static int run_coop_grid(const Launch *L, int64_t budget, KernelStats *ks)
 	}
 	free(bufs);
 	free(cs);
+	free(cls);
 	return rc;
 }
 
@@ -685,7 +787,7 @@ static const Image *launch_image(const Gpu *g, Program *p, int k, int32_t thread
 }
 
 static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
-                  const void *params, size_t psize, int coop);
+                  const void *params, size_t psize, int coop, Dim3 cluster);
 
 /* the launches the grid just finished made, those from v[mark] on, tail
  * launches last: each runs one level deeper (and runs its own children before
@@ -707,7 +809,7 @@ static int run_children(Gpu *g, Program *p, int32_t mark, int rc)
 		gmem_heap_free(&g->gm, e.buf);
 		if (e.launched && rc == RF_OK) {
 			cd->depth++;
-			rc = launch(g, p, e.k, e.grid, e.block, e.dyn, params, size, 0);
+			rc = launch(g, p, e.k, e.grid, e.block, e.dyn, params, size, 0, (Dim3){0, 0, 0});
 			cd->depth--;
 			if (rc == RF_EINPUT) {     /* refused, but its parent ran: the host's launch failed */
 				char why[1024];
@@ -722,8 +824,51 @@ static int run_children(Gpu *g, Program *p, int32_t mark, int rc)
 	return rc;
 }
 
+/* the launch's clusters: asked for (cluster, non-zero), or the kernel's
+ * .reqnctapercluster (__cluster_dims__), or one CTA each */
+static int set_clusters(const Program *p, int k, Launch *L, Dim3 cluster, int coop)
+{
+	const Func *f = &p->m->funcs[p->kernels[k]];
+	const int32_t *rq = f->reqnctapercluster;
+	Dim3 want = {rq[0] > 0 ? (uint32_t)rq[0] : 0, rq[1] > 0 ? (uint32_t)rq[1] : 1,
+	             rq[2] > 0 ? (uint32_t)rq[2] : 1};
+	if (cluster.x) {
+		if (!cluster.y) cluster.y = 1;
+		if (!cluster.z) cluster.z = 1;
+		if (want.x && (want.x != cluster.x || want.y != cluster.y || want.z != cluster.z)) {
+			err_set("launch of %s: clusters of (%u,%u,%u) blocks asked for, but the kernel "
+			        "was compiled for (%u,%u,%u) (.reqnctapercluster, __cluster_dims__)",
+			        L->kname, cluster.x, cluster.y, cluster.z, want.x, want.y, want.z);
+			return RF_EINPUT;
+		}
+		want = cluster;
+	}
+	L->explicit_cluster = want.x != 0 || (f->attr & ATTR_EXPLICIT_CLUSTER);
+	if (!want.x) want = (Dim3){1, 1, 1};
+	uint64_t n = (uint64_t)want.x * want.y * want.z;
+	if (n > CLUSTER_MAX) {
+		err_set("launch of %s: clusters of (%u,%u,%u) = %llu blocks; at most %d", L->kname,
+		        want.x, want.y, want.z, (unsigned long long)n, CLUSTER_MAX);
+		return RF_EINPUT;
+	}
+	if (L->grid.x % want.x || L->grid.y % want.y || L->grid.z % want.z) {
+		err_set("launch of %s: grid (%u,%u,%u) is not a whole number of clusters of "
+		        "(%u,%u,%u) blocks", L->kname, L->grid.x, L->grid.y, L->grid.z, want.x,
+		        want.y, want.z);
+		return RF_EINPUT;
+	}
+	if (coop && n > 1) {
+		err_set("launch of %s: a cooperative launch with thread-block clusters is not "
+		        "supported by rfsim", L->kname);
+		return RF_EINPUT;
+	}
+	L->cluster = want;
+	L->csize = (uint32_t)n;
+	return RF_OK;
+}
+
 static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
-                  const void *params, size_t psize, int coop)
+                  const void *params, size_t psize, int coop, Dim3 cluster)
 {
 	if (k < 0 || k >= p->nkernel) {
 		err_set("no kernel %d in this program", k);
@@ -772,6 +917,10 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 	}
 	L.limit_why = why;
 	L.cdp = &g->cdp;
+	if ((rc = set_clusters(p, k, &L, cluster, coop))) {
+		gpu_set_fault(FAULT_BAD_LAUNCH);
+		return rc;
+	}
 	if (coop && (rc = check_coop(g, &L))) return rc;
 	if (coop) {                      /* grid.sync()'s counter: 4 bytes at +4, zeroed */
 		if (gpu_mem_alloc(g, 16, &L.grid_ws)) return RF_EINPUT;
@@ -800,11 +949,17 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 int gpu_launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
                const void *params, size_t psize)
 {
-	return launch(g, p, k, grid, block, dyn, params, psize, 0);
+	return launch(g, p, k, grid, block, dyn, params, psize, 0, (Dim3){0, 0, 0});
+}
+
+int gpu_launch_ex(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
+                  const void *params, size_t psize, int coop, Dim3 cluster)
+{
+	return launch(g, p, k, grid, block, dyn, params, psize, coop, cluster);
 }
 
 int gpu_launch_coop(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn,
                     const void *params, size_t psize)
 {
-	return launch(g, p, k, grid, block, dyn, params, psize, 1);
+	return launch(g, p, k, grid, block, dyn, params, psize, 1, (Dim3){0, 0, 0});
 }

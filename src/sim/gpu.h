@@ -59,6 +59,8 @@ typedef struct KernelAttr {
 	uint32_t param_bytes;    /* kernel parameter buffer size */
 	int max_threads;         /* per block: min(1024, .maxntid product) */
 	int ptx_arch;            /* the module's .target as major * 10 + minor (sm_75: 75) */
+	int cluster[3];          /* .reqnctapercluster (__cluster_dims__), 0 0 0: none */
+	int explicit_cluster;    /* .explicitcluster */
 	int nparam;
 	const ParamInfo *params;
 } KernelAttr;
@@ -102,6 +104,11 @@ int gpu_launch(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t d
  * CTAs run interleaved, and grid.sync() finds its workspace */
 int gpu_launch_coop(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t dyn_shmem,
                     const void *params, size_t params_size);
+/* either, with thread-block clusters of cluster.x * .y * .z CTAs (0: none asked; the
+ * kernel's __cluster_dims__ apply): a cluster's CTAs are resident together, share
+ * their shared memory and meet at barrier.cluster */
+int gpu_launch_ex(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t dyn_shmem,
+                  const void *params, size_t params_size, int coop, Dim3 cluster);
 
 /* what stopped the last kernel that returned RF_ERUNTIME, or (the last four)
  * why a launch was refused with RF_EINPUT */

@@ -55,6 +55,7 @@ void pipe_init(Sm *s)
 	}
 	s->diverge = c->pipe_diverge_cycles;
 	s->smem_lat = c->smem_lat;
+	s->smem_cluster_lat = c->smem_cluster_lat;
 	s->tex_lat = c->tex_lat;
 	s->ncu = (int32_t)c->oc_units;
 	s->ncu_mem = (int32_t)c->oc_mem_units;
@@ -196,7 +197,8 @@ static int64_t ldst(Sm *s, CU *u, Unit *un)
 		s->st.smem_accesses++;
 		s->st.smem_conflicts += (uint64_t)op->smem_waves - 1;
 		t += op->smem_waves;
-		if (t - 1 + s->smem_lat > done) done = t - 1 + s->smem_lat;
+		int64_t lat = op->dsmem ? s->smem_cluster_lat : s->smem_lat;
+		if (t - 1 + lat > done) done = t - 1 + lat;
 	}
 	for (int i = 0; i < op->ncline; i++) {  /* an answer may come back at once: count first */
 		k->left++;

@@ -56,6 +56,7 @@ void simt_settle(Cta *c, Warp *w)
 	}
 	w->state = W_DONE;
 	c->live_warps--;
+	cluster_warp_exited(c);        /* a cluster barrier may no longer wait for it */
 }
 
 /* lanes leave the kernel */

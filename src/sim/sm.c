@@ -34,6 +34,7 @@
 #include "sim/sm.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,15 @@ void sm_release_barriers(Sm *s, CtaSlot *cs)
 	}
 }
 
+/* a CTA slot is free again: at once, or for a cluster when its last CTA ends
+ * (until then its shared memory stays readable by the others) */
+static void slot_free(Sm *s, CtaSlot *cs)
+{
+	cs->used = 0, cs->held = 0;
+	s->cta_free++;
+	s->tg->want_cta = 1;
+}
+
 static void cta_finished(Sm *s, int32_t slot)
 {
 	CtaSlot *cs = &s->cta[slot];
@@ -207,11 +217,35 @@ static void cta_finished(Sm *s, int32_t slot)
 		s->tg->warp_insts += cs->c.warps[i].ninsts;
 		s->tg->thread_insts += cs->c.warps[i].nthread;
 	}
-	cs->used = 0;
-	s->cta_free++;
 	s->st.ctas++;
 	s->tg->done_cta++;
-	s->tg->want_cta = 1;
+	Cluster *cl = cs->c.cl;
+	if (cl->n == 1) {
+		slot_free(s, cs);
+		return;
+	}
+	cs->held = 1;
+	if (++cl->done < cl->n) return;
+	for (int32_t r = 0; r < cl->n; r++) {
+		Sm *o = cl->cta[r]->owner;
+		slot_free(o, (CtaSlot *)((char *)cl->cta[r] - offsetof(CtaSlot, c)));
+	}
+	Timing *tg = s->tg;
+	tg->clfree[tg->nclfree++] = (int32_t)(cl - tg->clpool);
+}
+
+void sm_cluster_wake(Cta *c)
+{
+	Sm *s = c->owner;
+	CtaSlot *cs = (CtaSlot *)((char *)c - offsetof(CtaSlot, c));
+	int64_t now = s->tg->now;
+	if (s->acct < now) sm_account(s, now);   /* its sleep until now: the old reason */
+	for (int32_t i = 0; i < c->nwarps; i++) {
+		TWarp *w = &s->w[cs->warp0 + i];
+		if (w->wait == WAIT_BAR && w->fw->state == W_READY) sm_unpark(s, w);
+	}
+	if (s->next > now + 1) s->next = now + 1;
+	s->tg->woke = 1;
 }
 
 void sm_warp_finished(Sm *s, TWarp *w)
@@ -270,6 +304,11 @@ void sm_launch_cta(Sm *s, int32_t slot, uint64_t id, int64_t t)
 	c->live_warps = nw;
 	c->smid = s->id;
 	c->clock = &s->now;
+	c->owner = s;
+	c->rank = (int32_t)cluster_rank_of(L, c->id);
+	cs->own = (Cluster){.n = 1, .wake = sm_cluster_wake};
+	cs->own.cta[0] = c;
+	c->cl = &cs->own;                  /* a cluster's dispatcher sets its own (timing.c) */
 	for (int b = 0; b < 16; b++) c->bars[b].red_and = 1;
 	memset(c->shared, 0, c->shared_bytes);
 	cs->used = 1;
@@ -379,6 +418,11 @@ static const char *why(const Sm *s, const TWarp *w, char *buf, size_t n)
 		return buf;
 	case WAIT_BR: return "its branch to resolve";
 	case WAIT_BAR: {
+		if (w->fw->bar_id == CLUSTER_BAR) {
+			snprintf(buf, n, "barrier.cluster.wait, %d warps of the cluster's %d blocks "
+			         "arrived", c->cl->arrived, c->cl->n);
+			return buf;
+		}
 		const Barrier *b = &c->bars[w->fw->bar_id];
 		snprintf(buf, n, "barrier %u, %d of %d warps arrived", w->fw->bar_id, b->arrived,
 		         b->expected ? b->expected : c->live_warps);

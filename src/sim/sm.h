@@ -139,6 +139,8 @@ typedef struct CtaSlot {
 	int32_t running;         /* warps not finished (exited and drained) */
 	int used;
 	int alloc;               /* its functional warps have their buffers */
+	int held;                /* finished, kept for its cluster (its shared memory) */
+	Cluster own;             /* the cluster of a launch without clusters: this CTA */
 } CtaSlot;
 
 typedef struct Unit { int64_t free; } Unit;   /* one execution unit instance */
@@ -190,7 +192,7 @@ typedef struct Sm {           /* fields used every cycle first */
 	int64_t diverge;         /* extra cycles of a divergent branch */
 	/* memory */
 	Tracker *trk; int32_t ntrk, trk_free;
-	int64_t smem_lat;
+	int64_t smem_lat, smem_cluster_lat;
 	int64_t tex_lat;         /* tex.lat */
 	CoalesceCfg coal;
 	SmCache l1, cc;
@@ -225,6 +227,11 @@ typedef struct Timing {      /* the GPU: its SMs, memory and CTA dispatcher (tim
 	int64_t ll_next;         /* livelock.c: cycle of the next check */
 	int ll_armed;            /* ... warps hold snapshots taken with no CTA finishing */
 	uint64_t ll_writes, ll_done;   /* ... Warp.nwrites summed and done_cta at the last check */
+	Cluster *clpool;         /* thread-block clusters (Launch.csize > 1): resident ones */
+	int32_t *clfree, nclfree;
+	uint64_t next_cluster, ncluster;
+	int32_t cl_rr;           /* SM the next cluster's search starts at */
+	int woke;                /* a cluster barrier woke warps of another SM this cycle */
 } Timing;
 
 /* sm.c */
@@ -233,6 +240,7 @@ void sm_finish(Sm *s, int64_t end);                /* account up to end, fold RF
 void sm_fini(Sm *s);
 void sm_cycle(Sm *s, int64_t now);                 /* one cycle; sets s->next */
 void sm_launch_cta(Sm *s, int32_t slot, uint64_t cta_id, int64_t t);  /* warps issue from t */
+void sm_cluster_wake(Cta *c);                      /* Cluster.wake: c's warps may go on */
 void sm_push(Sm *s, const Event *e);               /* queue an event */
 void sm_unpark(Sm *s, TWarp *w);
 void sm_park(Sm *s, TWarp *w, int why);

@@ -121,9 +121,52 @@ static int launch_one(Timing *tg, Sm *s, int64_t t)
 	return 0;
 }
 
+/* a whole cluster at once, its CTAs in free slots one per SM in turn from
+ * cl_rr (so they spread over the SMs as a GPC spreads them), or nothing
+ * while fewer slots are free than it has CTAs */
+static int launch_cluster(Timing *tg, int64_t t)
+{
+	const Launch *L = tg->L;
+	if (tg->next_cluster >= tg->ncluster || !tg->nclfree) return 0;
+	Sm *sm[CLUSTER_MAX];
+	int32_t slot[CLUSTER_MAX], n = 0, n_before = -1;
+	while (n < (int32_t)L->csize && n != n_before) {
+		n_before = n;
+		for (int32_t j = 0; j < tg->nsm && n < (int32_t)L->csize; j++) {
+			Sm *s = &tg->sm[(tg->cl_rr + j) % tg->nsm];
+			for (int32_t k = 0; k < s->ncta; k++) {
+				int taken = s->cta[k].used;
+				for (int32_t i = 0; i < n && !taken; i++) taken = sm[i] == s && slot[i] == k;
+				if (taken) continue;
+				sm[n] = s, slot[n++] = k;
+				break;
+			}
+		}
+	}
+	if (n < (int32_t)L->csize) return 0;
+	Cluster *cl = &tg->clpool[tg->clfree[--tg->nclfree]];
+	*cl = (Cluster){.n = n, .wake = sm_cluster_wake};
+	const Dim3 *d = &L->cluster, *g = &L->grid;
+	uint64_t k = tg->next_cluster++, nx = g->x / d->x, ny = g->y / d->y;
+	uint64_t x0 = k % nx * d->x, y0 = k / nx % ny * d->y, z0 = k / (nx * ny) * d->z;
+	for (int32_t r = 0; r < n; r++) {
+		uint64_t x = x0 + (uint32_t)r % d->x, y = y0 + (uint32_t)r / d->x % d->y;
+		uint64_t z = z0 + (uint32_t)r / (d->x * d->y);
+		sm_launch_cta(sm[r], slot[r], x + y * g->x + z * (uint64_t)g->x * g->y, t);
+		Cta *c = &sm[r]->cta[slot[r]].c;
+		c->cl = cl, cl->cta[r] = c;
+	}
+	tg->cl_rr = (int32_t)((sm[n - 1]->id + 1) % tg->nsm);
+	return 1;
+}
+
 static void dispatch(Timing *tg, int64_t t, int initial)
 {
 	tg->want_cta = 0;
+	if (tg->L->csize > 1) {
+		while (launch_cluster(tg, t)) {}
+		return;
+	}
 	if (initial) {                          /* breadth first: one per SM per round */
 		for (int any = 1; any;) {
 			any = 0;
@@ -261,6 +304,10 @@ static int run(Timing *tg, int64_t *end)
 			if (s->next < nx) nx = s->next;
 		}
 		if (tg->done_cta == tg->ncta && !tg->fault) break;
+		if (tg->woke) {                  /* an SM stepped before the waker has work */
+			tg->woke = 0;
+			if (now + 1 < nx) nx = now + 1;
+		}
 		if (tg->want_cta) {
 			dispatch(tg, now + 1, 0);
 			if (now + 1 < nx) nx = now + 1;
@@ -306,7 +353,21 @@ static int setup(Timing *tg, const Launch *L, const Config *cfg, int64_t budget)
 		gpu_set_fault(FAULT_COOP_TOO_LARGE);
 		return RF_EINPUT;
 	}
+	if (L->csize > 1 && L->csize > (uint64_t)n * (uint64_t)tg->nsm) {
+		err_set("launch of %s: a cluster of %u blocks cannot be resident at once: %d blocks "
+		        "per SM x %d SMs", L->kname, L->csize, n, tg->nsm);
+		gpu_set_fault(FAULT_NO_RESOURCES);
+		return RF_EINPUT;
+	}
 	tg->ctas_per_sm = n;
+	if (L->csize > 1) {                 /* at most one cluster per resident CTA */
+		int32_t np = tg->nsm * n;
+		tg->clpool = xcalloc((size_t)np, sizeof *tg->clpool);
+		tg->clfree = xcalloc((size_t)np, sizeof *tg->clfree);
+		for (int32_t i = 0; i < np; i++) tg->clfree[i] = np - 1 - i;
+		tg->nclfree = np;
+		tg->ncluster = tg->ncta / L->csize;
+	}
 	size_t nw = (size_t)tg->nsm * (size_t)n * (size_t)tg->warps_per_cta;
 	tg->fw = xcalloc(nw, sizeof *tg->fw);
 	tg->shared = xcalloc((size_t)tg->nsm * (size_t)n * tg->shared_bytes + 1, 1);
@@ -324,6 +385,8 @@ static void teardown(Timing *tg)
 	memsys_free(tg->ms);
 	free(tg->fw);
 	free(tg->shared);
+	free(tg->clpool);
+	free(tg->clfree);
 	tprog_free(&tg->tp);
 }
 
@@ -353,7 +416,7 @@ int timing_launch(const Launch *L, const Config *cfg, int64_t budget, KernelStat
 	for (int32_t i = 0; i < tg.nsm; i++)       /* CTAs cut short by an error */
 		for (int32_t k = 0; k < tg.sm[i].ncta; k++) {
 			const CtaSlot *cs = &tg.sm[i].cta[k];
-			for (int32_t j = 0; cs->used && j < cs->c.nwarps; j++)
+			for (int32_t j = 0; cs->used && !cs->held && j < cs->c.nwarps; j++)
 				ks->thread_insts += cs->c.warps[j].nthread;
 		}
 	ks->timed = 1;

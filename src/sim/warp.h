@@ -115,6 +115,7 @@ typedef struct Warp {
 	uint32_t spin_n;         /* its back edges in a row with no write by the warp */
 	uint64_t spin_writes;    /* nwrites - nlocal when that run began */
 	uint64_t spin_hash;      /* the path's registers and predicates at back edge SIMT_SPIN_SNAP */
+	uint32_t cl_phase;       /* the cluster barrier's phase at its last barrier.cluster.arrive */
 } Warp;
 
 typedef struct Barrier {
@@ -125,8 +126,26 @@ typedef struct Barrier {
 } Barrier;
 
 typedef struct Launch Launch;
+typedef struct Cta Cta;
 
-typedef struct Cta {
+/* A thread-block cluster (sm_90): the CTAs of one cluster are resident
+ * together, may read and write each other's shared memory (a shared::cluster
+ * address is ((rank + 1) << CLUSTER_RANK_SHIFT) | offset; below that it is
+ * the CTA's own), and meet at barrier.cluster, which counts warps as bar.sync
+ * does: a phase completes when every live warp of the cluster has arrived.
+ * wake, when set (the timing model), is called for each member CTA whose
+ * warps a completed phase made ready. */
+enum { CLUSTER_MAX = 16, CLUSTER_RANK_SHIFT = 24, CLUSTER_BAR = 16 /* Warp.bar_id */ };
+typedef struct Cluster {
+	Cta *cta[CLUSTER_MAX];   /* by rank */
+	int32_t n;
+	int32_t arrived;         /* warps arrived in this phase */
+	uint32_t phase;
+	int32_t done;            /* member CTAs finished */
+	void (*wake)(Cta *c);
+} Cluster;
+
+struct Cta {
 	const Launch *L;
 	Dim3 id;                 /* %ctaid */
 	int32_t nwarps;
@@ -137,7 +156,10 @@ typedef struct Cta {
 	Barrier bars[16];
 	int32_t smid;
 	const int64_t *clock;    /* the SM's cycle in timing mode (%clock), NULL functionally */
-} Cta;
+	Cluster *cl;             /* its cluster (every launch has them: 1 CTA when not asked) */
+	int32_t rank;            /* %cluster_ctarank */
+	void *owner;             /* the timing model's CTA slot, for Cluster.wake */
+};
 
 struct Launch {
 	const Image *img;
@@ -159,7 +181,15 @@ struct Launch {
 	const char *limit_why;   /* which instruction limit applies, for the report */
 	uint64_t grid_ws;        /* cooperative launch: the grid-sync workspace (%envreg1:2), else 0 */
 	struct Cdp *cdp;         /* device-side launches of this grid are recorded here (cdp.c) */
+	Dim3 cluster;            /* CTAs per cluster in each dimension (1,1,1: none asked) */
+	uint32_t csize;          /* CTAs per cluster */
+	uint8_t explicit_cluster; /* %is_explicit_cluster */
 };
+
+/* cluster barrier (exec.c): a warp left the cluster's count (it exited) */
+void cluster_warp_exited(Cta *c);
+/* CTA number id of launch L: its rank in its cluster */
+uint32_t cluster_rank_of(const Launch *L, Dim3 id);
 
 /* EX_YIELD: an mbarrier wait found its phase not over (exec_mbar.c), or lanes went to
  * sleep (nanosleep, which libcu++'s waits back off with); the warp goes on as after
