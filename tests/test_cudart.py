@@ -154,6 +154,7 @@ PROGRAMS = {
     "syncpreds": ("syncpreds.cu", ["-arch=sm_80", "-O2"]),      # __syncthreads_count, cg scans
     "mempool": ("mempool.cu", ["-arch=sm_80", "-O2"]),          # memory pools, host functions
     "clusters": ("clusters.cu", ["-arch=sm_90", "-O2"]),        # thread-block clusters, DSMEM
+    "bulkcopy": ("bulkcopy.cu", ["-arch=sm_90", "-O2"]),        # memcpy_async: cp.async.bulk
     "mempool_ptds": ("mempool.cu", ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]

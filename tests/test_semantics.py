@@ -1865,3 +1865,28 @@ def test_cluster_faults_and_deadlock_are_reported(sim, mode):
 def test_cluster_grid_must_be_whole_clusters(sim):
     r = sim("cluster.ptx", "dsmem", 3, 64, "buf:u32:2048:zero")
     assert r.rc == 2 and "not a whole number of clusters of (2,1,1)" in r.err, r.err
+
+
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+@pytest.mark.parametrize("model", CLUSTER_MODELS)
+def test_bulk_copies_and_remote_mbarriers(sim, mode, model):
+    """cp.async.bulk in every form rfsim knows, in a cluster of two CTAs
+    (tests/ptx/bulk.cu says what each step does)."""
+    extra = ["--functional"] if mode == "functional" else []
+    r = ok(sim(ROOT / "tests" / "ptx" / "bulk.sm90.ptx", "_Z4bulkPKjPj", 2, 32,
+               "buf:u32:256:iota", "buf:u32:192:zero", extra=extra,
+               sets=[f"rf.model={model}"]))
+    want = list(range(32)) + [1000 + t for t in range(32)] + list(range(64, 128)) + \
+        list(range(64))
+    check(r.u32(1), [(f"out[{i}]", v) for i, v in enumerate(want)], "bulk")
+
+
+def test_bulk_copy_size_must_be_a_multiple_of_16(sim, tmp_path):
+    p = tmp_path / "b16.ptx"
+    p.write_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 a)\n{\n\t.shared .align 16 .b8 s[64];\n"
+                 "\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [a];\n"
+                 "\tcp.async.bulk.global.shared::cta.bulk_group [%rd1], [s], 24;\n\tret;\n}\n")
+    r = sim(p, "k", 1, 1, "buf:u32:16:zero")
+    assert r.rc == 1 and "cp.async.bulk of 24 bytes: the size must be a multiple of 16" \
+        in r.err and "b16.ptx:9" in r.err, r.err

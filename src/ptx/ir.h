@@ -231,6 +231,12 @@ extern const char *const texgeom_name[NTEXGEOM];      /* "1d", ... */
 
 enum { FRAG_NONE, FRAG_A, FRAG_B, FRAG_C, FRAG_D };    /* wmma.load/.store fragment */
 enum { LAYOUT_ROW = 1, LAYOUT_COL = 2 };               /* Ins.layout nibbles */
+enum {                       /* cp.async.bulk: Ins.mode (its Ins.frag: BULKF_*) */
+	BULK_G2S = 1, BULK_S2S, BULK_S2G, BULK_PREFETCH, BULK_COMMIT, BULK_WAIT
+};
+enum { BULKF_SRC_SHARED = 1, BULKF_MULTICAST = 2, BULKF_HINT = 4, BULKF_MBAR = 8,
+       BULKF_GROUP = 16, BULKF_READ = 32 /* wait_group.read */,
+       BULKF_DST_SHARED = 32 /* copies */, BULKF_DST_SET = 64, BULKF_SRC_SET = 128 };
 enum {                       /* mbarrier.*, cp.async.mbarrier.arrive: Ins.frag bits */
 	MBF_PARITY = 1,          /* test_wait/try_wait .parity: o[2] is a phase parity */
 	MBF_EXPECT_TX = 2,       /* arrive{_drop}.expect_tx: o[2] is a tx-count */

@@ -95,7 +95,7 @@ int ptc_op(Parser *p, const Tok *t, size_t *used);
 void ptc_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, int *st,
                   char *hints, size_t *nhints, size_t cap);
 /* its operands and modifiers against the PTX ISA's rules (st: ptc_modifier's) */
-void ptc_check(Parser *p, const Tok *t, const Ins *in, int st);
+void ptc_check(Parser *p, const Tok *t, Ins *in, int st);
 
 /* parse_mbar.c: mbarrier.* and cp.async.mbarrier.arrive */
 /* the Op of an mbarrier.* mnemonic (refusing unknown forms), *used its fixed

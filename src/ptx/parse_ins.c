@@ -207,7 +207,8 @@ static int tc_op(int op)
 {
 	return op == OP_CP_ASYNC || op == OP_CP_COMMIT || op == OP_CP_WAIT ||
 	       op == OP_CP_WAITALL || op == OP_WMMA_LOAD || op == OP_WMMA_STORE ||
-	       op == OP_WMMA_MMA || op == OP_MMA || op == OP_LDMATRIX || op == OP_STMATRIX;
+	       op == OP_WMMA_MMA || op == OP_MMA || op == OP_LDMATRIX || op == OP_STMATRIX ||
+	       op == OP_CP_BULK;
 }
 
 /* tex, tld4, suld, sust: parse_tex.c */
@@ -594,6 +595,7 @@ static Shape shape(const Ins *in)
 	case OP_ACTIVEMASK: s.lo = s.hi = 0; break;
 	case OP_ELECT: s.lo = s.hi = 1; break;
 	case OP_CLBAR: s.lo = s.hi = 0, s.dest = 0; break;
+	case OP_CP_BULK: s.lo = 0, s.hi = 6, s.dest = 0; break;   /* parse_tc.c checks */
 	case OP_MAPA: s.lo = s.hi = 2; break;
 	case OP_GETCTARANK: s.lo = s.hi = 1; break;
 	case OP_BAR: case OP_BARRIER: s.lo = 0, s.hi = 3, s.dest = in->mode == MODE_RED; break;
@@ -667,7 +669,8 @@ static void check_kinds(Parser *p, const Tok *at, const Ins *in)
 	if (a >= 0 && in->o[a].kind != OPK_ADDR)
 		p_error_at(p, at, "'%.*s' needs an [address] operand", (int)at->len, at->s);
 	for (int k = 0; k < in->nd + in->ns; k++)
-		if (in->o[k].kind == OPK_ADDR && k != a && !(in->op == OP_CP_ASYNC && k == 1))
+		if (in->o[k].kind == OPK_ADDR && k != a && !(in->op == OP_CP_ASYNC && k == 1) &&
+		    in->op != OP_CP_BULK)
 			p_error_at(p, at, "unexpected [address] operand in '%.*s'", (int)at->len, at->s);
 	if (in->op == OP_BRA && in->o[0].kind != OPK_LABEL)
 		p_error_at(p, at, "bra needs a label");

@@ -19,8 +19,10 @@
  * state is a .b64 register (or `_` as a destination), count, tx, parity and
  * the hint .u32 registers or integers.  .sem (.release, .acquire, .relaxed)
  * and .scope (.cta, .cluster) are kept as hints: rfsim's memory is
- * sequentially consistent.  Objects in another CTA's shared memory
- * (.shared::cluster) are refused by name.
+ * sequentially consistent.  An object named by a .shared::cluster address
+ * (another CTA of the thread-block cluster, or this one) takes arrivals
+ * with a '_' state, arrive_drop, expect_tx and complete_tx; waits on it are
+ * refused by name, as the ISA has no such form.
  */
 #include <string.h>
 
@@ -83,9 +85,13 @@ void pmb_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, cha
 		if (in->space || op == OP_MBAR_PENDING) bad_mod(p, t, s, n);
 		in->space = SP_SHARED;
 	} else if (eq(s, n, "shared::cluster")) {
-		p_error_at(p, t, "unsupported PTX instruction form '%.*s' (rfsim does not "
-		           "implement mbarrier objects of other CTAs: '.shared::cluster')",
-		           (int)t->len, t->s);
+		/* an object in another CTA of the cluster (or this one): arrivals and tx
+		   updates only, as the ISA has them */
+		if (in->space || !(arrive || op == OP_MBAR_EXPECT_TX || op == OP_MBAR_COMPLETE_TX))
+			p_error_at(p, t, "unsupported PTX instruction form '%.*s' (rfsim knows "
+			           "'.shared::cluster' mbarrier objects in arrive, arrive_drop, "
+			           "expect_tx and complete_tx)", (int)t->len, t->s);
+		in->space = SP_SHARED_CLUSTER;
 	} else if (eq(s, n, "b64")) {
 		if (in->type) bad_mod(p, t, s, n);
 		in->type = PT_B64;
@@ -135,6 +141,8 @@ void pmb_check(Parser *p, const Tok *t, const Ins *in)
 	case OP_MBAR_ARRIVE: case OP_MBAR_DROP:
 		need(p, t, in->o[0].kind == OPK_SINK || is_val(p, &in->o[0], 8, 0),
 		     "the state is a 64-bit register or '_'");
+		need(p, t, in->space != SP_SHARED_CLUSTER || in->o[0].kind == OPK_SINK,
+		     "the state of an arrival on a .shared::cluster object is '_'");
 		need(p, t, nrest == 1 || !(in->frag & (MBF_EXPECT_TX | MBF_NOCOMPLETE)),
 		     ".expect_tx and .noComplete take a count");
 		need(p, t, !nrest || is_val(p, rest, 4, 1),

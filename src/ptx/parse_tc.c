@@ -86,6 +86,18 @@ int ptc_op(Parser *p, const Tok *t, size_t *used)
 			                                   : (size_t)(s2 - t->s) + n2;
 			return three[i].op;
 		}
+		if (eq(s2, n2, "bulk")) {
+			const char *s3 = s2;
+			size_t n3 = seg(t, 3, &s3);
+			if (eq(s3, n3, "tensor")) refuse_n(p, t, 4);
+			if (eq(s3, n3, "prefetch")) {
+				const char *s4 = s3;
+				size_t n4 = seg(t, 4, &s4);
+				if (eq(s4, n4, "tensor")) refuse_n(p, t, 5);
+			}
+			*used = (size_t)(s2 - t->s) + n2;
+			return OP_CP_BULK;
+		}
 		if (eq(s2, n2, "mbarrier")) {
 			const char *s3 = s2;
 			size_t n3 = seg(t, 3, &s3);
@@ -116,6 +128,86 @@ __attribute__((noreturn))
 static void bad_mod(Parser *p, const Tok *t, const char *s, size_t n)
 {
 	p_error_at(p, t, "unexpected modifier '.%.*s' in '%.*s'", (int)n, s, (int)t->len, t->s);
+}
+
+/* cp.async.bulk's modifiers: each one kept in the hints (the listing prints
+ * them back as written), what it means in Ins.mode and Ins.frag (BULK*) */
+static void bulk_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n)
+{
+	int f = in->frag, first = !f && !in->mode;
+	if (first && (eq(s, n, "commit_group") || eq(s, n, "wait_group") || eq(s, n, "prefetch"))) {
+		in->mode = s[0] == 'c' ? BULK_COMMIT : s[0] == 'w' ? BULK_WAIT : BULK_PREFETCH;
+		return;
+	}
+	if (in->mode == BULK_WAIT && eq(s, n, "read") && !(f & BULKF_READ)) {
+		in->frag |= BULKF_READ;
+	} else if (in->mode == BULK_PREFETCH && (eq(s, n, "L2") || eq(s, n, "global"))) {
+		if (s[0] == 'g') in->frag |= BULKF_SRC_SET;
+	} else if (in->mode == BULK_COMMIT || in->mode == BULK_WAIT) {
+		bad_mod(p, t, s, n);
+	} else if (eq(s, n, "shared::cluster") || eq(s, n, "shared::cta") || eq(s, n, "global")) {
+		int sh = s[0] == 's';
+		if (in->mode == BULK_PREFETCH || (f & BULKF_SRC_SET)) bad_mod(p, t, s, n);
+		if (!(f & BULKF_DST_SET)) in->frag |= BULKF_DST_SET | (sh ? BULKF_DST_SHARED : 0);
+		else in->frag |= BULKF_SRC_SET | (sh ? BULKF_SRC_SHARED : 0);
+	} else if (eq(s, n, "mbarrier::complete_tx::bytes") && in->mode != BULK_PREFETCH &&
+	           !(f & (BULKF_MBAR | BULKF_GROUP))) {
+		in->frag |= BULKF_MBAR;
+	} else if (eq(s, n, "bulk_group") && in->mode != BULK_PREFETCH &&
+	           !(f & (BULKF_MBAR | BULKF_GROUP))) {
+		in->frag |= BULKF_GROUP;
+	} else if (eq(s, n, "multicast::cluster") && !(f & BULKF_MULTICAST)) {
+		in->frag |= BULKF_MULTICAST;
+	} else if (eq(s, n, "L2::cache_hint") && !(f & BULKF_HINT)) {
+		in->frag |= BULKF_HINT;
+	} else {
+		bad_mod(p, t, s, n);
+	}
+}
+
+/* the form, from the modifiers, and its operands: [address]es where the ISA has
+ * them, registers or integers elsewhere */
+static void bulk_check(Parser *p, const Tok *t, Ins *in)
+{
+	int f = in->frag, need, nad;
+	if (!in->mode) {
+		int dsh = (f & BULKF_DST_SHARED) != 0, ssh = (f & BULKF_SRC_SHARED) != 0;
+		if (!(f & BULKF_SRC_SET)) in->mode = 0;
+		else if (dsh && !ssh && (f & BULKF_MBAR)) in->mode = BULK_G2S;
+		else if (dsh && ssh && (f & BULKF_MBAR) && !(f & (BULKF_MULTICAST | BULKF_HINT)))
+			in->mode = BULK_S2S;
+		else if (!dsh && ssh && (f & BULKF_GROUP) && !(f & BULKF_MULTICAST))
+			in->mode = BULK_S2G;
+		if (!in->mode)
+			p_error_at(p, t, "'%.*s': rfsim knows cp.async.bulk.{shared::cluster|shared::cta}"
+			           ".global.mbarrier::complete_tx::bytes{.multicast::cluster}"
+			           "{.L2::cache_hint}, cp.async.bulk.shared::cluster.shared::cta.mbarrier"
+			           "::complete_tx::bytes, cp.async.bulk.global.shared::cta.bulk_group"
+			           "{.L2::cache_hint}, .prefetch.L2.global, .commit_group and "
+			           ".wait_group{.read}", (int)t->len, t->s);
+	}
+	switch (in->mode) {
+	case BULK_COMMIT: need = 0, nad = 0; break;
+	case BULK_WAIT: need = 1, nad = 0; break;
+	case BULK_PREFETCH: need = 2, nad = 1; break;
+	case BULK_S2G: need = 3, nad = 2; break;
+	default: need = 4, nad = 2; break;
+	}
+	need += (f & BULKF_MULTICAST) != 0;
+	need += (f & BULKF_HINT) != 0;
+	if (in->mode == BULK_PREFETCH && !(f & BULKF_SRC_SET))
+		p_error_at(p, t, "'%.*s': the form is cp.async.bulk.prefetch.L2.global", (int)t->len,
+		           t->s);
+	if (in->ns != need)
+		p_error_at(p, t, "'%.*s' takes %d operands, found %d", (int)t->len, t->s, need, in->ns);
+	for (int k = 0; k < in->ns; k++) {
+		int addr = k < nad || (k == 3 && (in->mode == BULK_G2S || in->mode == BULK_S2S));
+		if ((in->o[k].kind == OPK_ADDR) != addr)
+			p_error_at(p, t, "operand %d of '%.*s' must %sbe an [address]", k + 1,
+			           (int)t->len, t->s, addr ? "" : "not ");
+	}
+	if (in->mode == BULK_WAIT && in->o[0].kind != OPK_IMM)
+		p_error_at(p, t, "'%.*s' takes an integer", (int)t->len, t->s);
 }
 
 static void cp_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, int *st)
@@ -162,6 +254,14 @@ static void ldst_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_
 void ptc_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, int *st,
                   char *hints, size_t *nhints, size_t cap)
 {
+	if (in->op == OP_CP_BULK) {
+		bulk_modifier(p, t, in, s, n);
+		if (*nhints + n + 2 > cap) p_error_at(p, t, "too many modifiers");
+		hints[(*nhints)++] = '.';
+		memcpy(hints + *nhints, s, n);
+		*nhints += n;
+		return;
+	}
 	if (in->op == OP_CP_ASYNC || in->op == OP_CP_COMMIT || in->op == OP_CP_WAIT ||
 	    in->op == OP_CP_WAITALL) {
 		cp_modifier(p, t, in, s, n, st);
@@ -344,8 +444,12 @@ static void ldst_check(Parser *p, const Tok *t, const Ins *in)
 	}
 }
 
-void ptc_check(Parser *p, const Tok *t, const Ins *in, int st)
+void ptc_check(Parser *p, const Tok *t, Ins *in, int st)
 {
+	if (in->op == OP_CP_BULK) {
+		bulk_check(p, t, in);
+		return;
+	}
 	if (in->op == OP_MMA) {
 		mma_sync_check(p, t, in, st);
 		return;

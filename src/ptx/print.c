@@ -337,7 +337,8 @@ static void mnemonic(Out *o, const Ins *in)
 	put_mods(o, mods, MOD_NC);
 	if (in->hints) fputs(ir_str(o->m, in->hints), o->f);
 	if (early_sync) put_mods(o, mods, MOD_SYNC);
-	if (!mem && op != OP_CLBAR) put(o, mode_name[in->mode]);   /* CLBAR: in its hints */
+	if (!mem && op != OP_CLBAR && op != OP_CP_BULK)   /* their forms: in the hints */
+		put(o, mode_name[in->mode]);
 	if (bar) put(o, atomop_name[in->aop]);
 	put_mods(o, mods, MOD_CC);
 	put(o, cmp_name[in->cmp]);

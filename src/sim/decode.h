@@ -109,7 +109,11 @@ enum {                       /* device-runtime functions nvcc calls without a bo
 };
 int builtin_lookup(const char *name);   /* BUILTIN_* (builtin.c) */
 
-/* cp.async: [abase + aoff] (global) is copied to s[0] + imm (shared), elt bytes, of which
+/* cp.async.bulk (mode BULK_*, elt = Ins.frag's BULKF_*): the global or shared::cta side
+ * [abase + aoff]; the shared side s[0] + imm; s[1] the size in bytes; into shared memory,
+ * the mbarrier at s[2] + aux and, .multicast::cluster, the CTA mask s[3].  Prefetch:
+ * [abase + aoff], s[0] bytes.
+ * cp.async: [abase + aoff] (global) is copied to s[0] + imm (shared), elt bytes, of which
  * s[1] (src-size) are read and the rest zero-filled.
  * wmma.load: d[] = the fragment, [abase + aoff] its matrix, s[0] the stride (elements);
  * wmma.store: s[0] the stride, Image.mma[imm].r[0] the fragment;

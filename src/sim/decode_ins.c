@@ -678,6 +678,7 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 	case OP_RF_ACQUIRE: case OP_RF_RELEASE:
 		return RF_OK;
 	case OP_CP_ASYNC: return decode_cp_async(dc, fi, in);
+	case OP_CP_BULK: return decode_cp_bulk(dc, fi, in);
 	case OP_CP_WAIT:                    /* the group count, kept in imm */
 		d->imm = in->o[0].imm;
 		return RF_OK;

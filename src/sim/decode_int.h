@@ -37,6 +37,7 @@ int dec_set_addr(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o);
 
 /* decode_tc.c */
 int decode_cp_async(DecodeCtx *dc, int32_t fi, const Ins *in);
+int decode_cp_bulk(DecodeCtx *dc, int32_t fi, const Ins *in);
 int decode_wmma_mem(DecodeCtx *dc, int32_t fi, const Ins *in);
 int decode_wmma_mma(DecodeCtx *dc, int32_t fi, const Ins *in);   /* and mma */
 int decode_matrix_mem(DecodeCtx *dc, int32_t fi, const Ins *in);  /* ldmatrix, stmatrix */

@@ -17,6 +17,26 @@ static Operand imm_opd(int64_t v)
 	return o;
 }
 
+/* a shared-memory [address] operand as a source (its base: register, symbol or
+ * 0) and an offset */
+static int shared_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, int64_t *off)
+{
+	Operand base = imm_opd(0);
+	if (o->flags & OPDF_SYMBASE) {
+		if (sym_class(dc, o->reg) != SC_SHARED)
+			return dec_bad(dc, in, "a shared-memory operand of cp.async outside shared memory");
+		Operand s = *o;
+		s.kind = OPK_SYM, s.flags = 0, s.imm = 0;
+		base = s;
+	} else if (o->reg >= 0) {
+		base = (Operand){.kind = OPK_REG, .reg = o->reg};
+	}
+	const Func *fn = &dc->m->funcs[dc->img->funcs[fi].ir_func];
+	PtxType bt = base.kind == OPK_REG ? (PtxType)fn->regtype[base.reg] : PT_U64;
+	*off = o->imm;
+	return dec_add_src(dc, fi, in, &base, ptxtype_size(bt) == 8 ? PT_U64 : PT_U32);
+}
+
 int decode_cp_async(DecodeCtx *dc, int32_t fi, const Ins *in)
 {
 	const Operand *dst = &in->o[0];
@@ -24,20 +44,10 @@ int decode_cp_async(DecodeCtx *dc, int32_t fi, const Ins *in)
 	DIns *d = dec_cur(dc);
 	d->space = XS_GLOBAL;                      /* cp.async reads .global only */
 	d->elt = (uint8_t)in->o[2].imm;
-	Operand base = imm_opd(0);                 /* the shared destination: s[0] + imm */
-	if (dst->flags & OPDF_SYMBASE) {
-		if (sym_class(dc, dst->reg) != SC_SHARED)
-			return dec_bad(dc, in, "a cp.async destination outside shared memory");
-		Operand s = *dst;
-		s.kind = OPK_SYM, s.flags = 0, s.imm = 0;
-		base = s;
-	} else if (dst->reg >= 0) {
-		base = (Operand){.kind = OPK_REG, .reg = dst->reg};
-	}
+	int64_t off;                               /* the shared destination: s[0] + imm */
+	if (shared_src(dc, fi, in, dst, &off)) return RF_EINPUT;
+	dec_cur(dc)->imm = off;
 	const Func *fn = &dc->m->funcs[dc->img->funcs[fi].ir_func];
-	PtxType bt = base.kind == OPK_REG ? (PtxType)fn->regtype[base.reg] : PT_U64;
-	if (dec_add_src(dc, fi, in, &base, ptxtype_size(bt) == 8 ? PT_U64 : PT_U32)) return RF_EINPUT;
-	dec_cur(dc)->imm = dst->imm;
 	const Operand *size = &in->o[2], *ign = NULL, *pol = NULL;
 	for (int k = 3; k < in->ns; k++) {
 		const Operand *o = &in->o[k];
@@ -52,6 +62,42 @@ int decode_cp_async(DecodeCtx *dc, int32_t fi, const Ins *in)
 		dec_cur(dc)->flags |= DF_IGNSRC;
 	}
 	if (pol && dec_add_src(dc, fi, in, pol, PT_B64)) return RF_EINPUT;   /* read, unused */
+	return RF_OK;
+}
+
+/* cp.async.bulk (decode.h) */
+int decode_cp_bulk(DecodeCtx *dc, int32_t fi, const Ins *in)
+{
+	Ins g = *in;
+	DIns *d = dec_cur(dc);
+	d->elt = in->frag;
+	int64_t off = 0;
+	switch (in->mode) {
+	case BULK_COMMIT: case BULK_WAIT:
+		return RF_OK;
+	case BULK_PREFETCH:
+		g.space = SP_GLOBAL;
+		if (dec_set_addr(dc, fi, &g, &in->o[0])) return RF_EINPUT;
+		return dec_add_src(dc, fi, in, &in->o[1], PT_U32);
+	case BULK_S2G:
+		g.space = SP_GLOBAL;
+		if (dec_set_addr(dc, fi, &g, &in->o[0]) || shared_src(dc, fi, in, &in->o[1], &off))
+			return RF_EINPUT;
+		break;
+	default:                                   /* into shared memory, with an mbarrier */
+		g.space = in->mode == BULK_G2S ? SP_GLOBAL : SP_SHARED;
+		if (dec_set_addr(dc, fi, &g, &in->o[1]) || shared_src(dc, fi, in, &in->o[0], &off))
+			return RF_EINPUT;
+		break;
+	}
+	dec_cur(dc)->imm = off;
+	if (dec_add_src(dc, fi, in, &in->o[2], PT_U32)) return RF_EINPUT;
+	if (in->mode == BULK_S2G) return RF_OK;
+	int64_t moff;
+	if (shared_src(dc, fi, in, &in->o[3], &moff)) return RF_EINPUT;
+	dec_cur(dc)->aux = (int32_t)moff;
+	if ((in->frag & BULKF_MULTICAST) && dec_add_src(dc, fi, in, &in->o[4], PT_U32))
+		return RF_EINPUT;
 	return RF_OK;
 }
 

@@ -727,6 +727,9 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	case OP_CLBAR:
 		if (gm) r = exec_clbar(c, w, d);
 		break;
+	case OP_CP_BULK:
+		if (gm && exec_cp_bulk(c, w, d, gm)) return EX_FAULT;
+		break;
 	case OP_MAPA: case OP_GETCTARANK:
 		if (gm && exec_mapa(c, w, d, gm)) return EX_FAULT;
 		break;

@@ -128,6 +128,7 @@ void exec_mma_compute(PtxType at, PtxType bt, PtxType ct, PtxType dt, int M, int
 
 /* exec_mbar.c: mbarrier.* and cp.async.mbarrier.arrive */
 int exec_mbar(Cta *c, Warp *w, const DIns *d, uint32_t act);
+int exec_cp_bulk(Cta *c, Warp *w, const DIns *d, uint32_t act);   /* exec_mbar.c */
 
 /* exec_mmasync.c: mma.sync, ldmatrix, stmatrix */
 void exec_mma_sync(Warp *w, const Image *img, const DIns *d, uint32_t act);

@@ -37,9 +37,11 @@
  * using an object that is not initialized (or is invalidated), more
  * arrivals than the phase has pending, a .noComplete arrival that would
  * complete the phase, and init counts outside 1..2^20-1.  Objects in other
- * CTAs (.shared::cluster) are refused by the parser.
+ * CTAs of the cluster are reached through their shared::cluster addresses
+ * (exec_mem.c); cp.async.bulk's copies complete their bytes on one (below).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "base/base.h"
 #include "sim/exec_int.h"
@@ -159,4 +161,80 @@ int exec_mbar(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	if (d->op != OP_MBAR_TEST && d->op != OP_MBAR_TRY) return EX_OK;
 	if (d->d[0] >= 0) set_pred(w, d->d[0], act, done);
 	return done == act ? EX_OK : EX_YIELD;
+}
+
+/* ---- cp.async.bulk ------------------------------------------------------------ */
+
+/* the mbarrier at shared address a (of this CTA or, a shared::cluster address,
+ * another of its cluster) is told bytes arrived: its tx-count drops by them */
+static int complete_tx(Cta *c, Warp *w, uint32_t l, const DIns *d, uint64_t a, uint32_t bytes)
+{
+	uint8_t *p = exec_span(c, w, l, d, XS_SHARED, a, 8, 8, 1, 0);
+	if (!p) return EX_FAULT;
+	uint64_t v = load_le(p, 8);
+	if (!(v & MB_VALID))
+		return bad(c, w, l, d, a, "not initialized (mbarrier.init), or invalidated, when "
+		           "cp.async.bulk completed on it");
+	int64_t t = tx(v) - (int64_t)bytes;
+	if (t < -(int64_t)MB_COUNT_MAX) return bad(c, w, l, d, a, "tx-count out of range");
+	store_le(p, 8, settle(pack(v & MB_PARITY, pending(v), expected(v), (int32_t)t)));
+	return EX_OK;
+}
+
+/* Bulk copies (decode.h's form) happen at issue, each active lane's its own:
+ * into shared memory (of this CTA, another of the cluster, or with
+ * .multicast::cluster every CTA of the mask at the same offset), each copy
+ * then completing its bytes on the mbarrier at the same place; or from
+ * shared memory to global memory, whose bulk groups are then already
+ * complete (commit_group and wait_group have nothing to wait for).  Sizes
+ * are multiples of 16 and addresses 16-byte aligned, as the ISA requires. */
+int exec_cp_bulk(Cta *c, Warp *w, const DIns *d, uint32_t act)
+{
+	const Image *img = c->L->img;
+	if (d->mode == BULK_COMMIT || d->mode == BULK_WAIT || d->mode == BULK_PREFETCH)
+		return EX_OK;
+	w->nwrites++;
+	const uint64_t rmask = (1ull << CLUSTER_RANK_SHIFT) - 1;
+	LANES(act, l) {
+		uint64_t ga = exec_addr_of(w, img, d, l);
+		uint64_t sa = rdw(srcp(w, img, d->s[0]), l, d->sw[0]) + (uint64_t)d->imm;
+		uint32_t n = srcp(w, img, d->s[1])[l];
+		if (n % 16) {
+			char m[120];
+			snprintf(m, sizeof m, "cp.async.bulk of %u bytes: the size must be a multiple "
+			         "of 16", n);
+			exec_fault(c, w, l, d, FAULT_MISALIGNED, m);
+			return EX_FAULT;
+		}
+		if (!n) continue;
+		if (d->mode == BULK_S2G) {
+			const uint8_t *src = exec_span(c, w, l, d, XS_SHARED, sa, n, 16, 0, 0);
+			uint8_t *dst = src ? exec_span(c, w, l, d, XS_GLOBAL, ga, n, 16, 1, 0) : NULL;
+			if (!dst) return EX_FAULT;
+			memmove(dst, src, n);
+			continue;
+		}
+		const uint8_t *src = exec_span(c, w, l, d, d->mode == BULK_G2S ? XS_GLOBAL : XS_SHARED,
+		                               ga, n, 16, 0, 0);
+		if (!src) return EX_FAULT;
+		uint64_t ma = rdw(srcp(w, img, d->s[2]), l, d->sw[2]) + (uint64_t)d->aux;
+		uint32_t ranks = (d->elt & BULKF_MULTICAST) ? srcp(w, img, d->s[3])[l] & 0xffff : 0;
+		for (uint32_t r = 0; r < 16 || !ranks; r++) {
+			uint64_t ta = sa, tm = ma;
+			if (ranks) {                   /* the same offsets in CTA r */
+				if (!(ranks >> r & 1)) continue;
+				ta &= rmask, tm &= rmask;
+				if ((int32_t)r != c->rank) {
+					ta |= (uint64_t)(r + 1) << CLUSTER_RANK_SHIFT;
+					tm |= (uint64_t)(r + 1) << CLUSTER_RANK_SHIFT;
+				}
+			}
+			uint8_t *dst = exec_span(c, w, l, d, XS_SHARED, ta, n, 16, 1, 0);
+			if (!dst) return EX_FAULT;
+			memmove(dst, src, n);
+			if (complete_tx(c, w, l, d, tm, n)) return EX_FAULT;
+			if (!ranks) break;
+		}
+	}
+	return EX_OK;
 }
