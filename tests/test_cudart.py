@@ -155,6 +155,8 @@ PROGRAMS = {
     "mempool": ("mempool.cu", ["-arch=sm_80", "-O2"]),          # memory pools, host functions
     "clusters": ("clusters.cu", ["-arch=sm_90", "-O2"]),        # thread-block clusters, DSMEM
     "bulkcopy": ("bulkcopy.cu", ["-arch=sm_90", "-O2"]),        # memcpy_async: cp.async.bulk
+    "dpx": ("dpx.cu", ["-arch=sm_90", "-O2"]),                  # max.s16x2.relu, 3-input min
+    "dpx_sm80": ("dpx.cu", ["-arch=sm_80", "-O2"]),
     "mempool_ptds": ("mempool.cu", ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]

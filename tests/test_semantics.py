@@ -1890,3 +1890,36 @@ def test_bulk_copy_size_must_be_a_multiple_of_16(sim, tmp_path):
     r = sim(p, "k", 1, 1, "buf:u32:16:zero")
     assert r.rc == 1 and "cp.async.bulk of 24 bytes: the size must be a multiple of 16" \
         in r.err and "b16.ptx:9" in r.err, r.err
+
+
+def test_packed_half_word_integers(sim, tmp_path):
+    """sm_90's .u16x2/.s16x2 add, min and max, and .relu (ISA 9.7.1.1, 9.7.1.12)."""
+    p = tmp_path / "x2.ptx"
+    a, b = 0x7fff8001, 0x0002fffe          # halves: a = (0x8001, 0x7fff), b = (0xfffe, 0x0002)
+    body = "".join(f"\t{op} %r{3 + k}, %r1, %r2;\n" for k, op in enumerate([
+        "add.u16x2", "add.s16x2", "min.u16x2", "min.s16x2", "max.u16x2", "max.s16x2",
+        "max.relu.s16x2", "min.relu.s16x2", "min.relu.s32", "max.relu.s32"]))
+    p.write_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 o)\n{\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<3>;\n"
+                 f"\tld.param.u64 %rd1, [o];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+                 f"\tmov.b32 %r1, {a};\n\tmov.b32 %r2, {b};\n" + body +
+                 "".join(f"\tst.global.u32 [%rd1+{4 * k}], %r{3 + k};\n" for k in range(10)) +
+                 "\tret;\n}\n")
+    r = ok(sim(p, "k", 1, 1, "buf:u32:10:zero"))
+
+    def pack(lo, hi):
+        return (lo & 0xffff) | (hi & 0xffff) << 16
+    s16 = lambda v: v - 0x10000 if v & 0x8000 else v
+    alo, ahi, blo, bhi = 0x8001, 0x7fff, 0xfffe, 0x0002
+    check(r.u32(0), [
+        ("add.u16x2 wraps per half", pack(alo + blo, ahi + bhi)),
+        ("add.s16x2", pack(s16(alo) + s16(blo), ahi + bhi)),
+        ("min.u16x2", pack(min(alo, blo), min(ahi, bhi))),
+        ("min.s16x2", pack(min(s16(alo), s16(blo)), min(ahi, bhi))),
+        ("max.u16x2", pack(max(alo, blo), max(ahi, bhi))),
+        ("max.s16x2", pack(max(s16(alo), s16(blo)), max(ahi, bhi))),
+        ("max.relu.s16x2: -2 -> 0", pack(0, ahi)),
+        ("min.relu.s16x2", pack(0, bhi)),
+        ("min.relu.s32 (both positive as s32)", b),
+        ("max.relu.s32", a),
+    ], "x2")

@@ -66,7 +66,7 @@ const char *const ptxtype_name[NPTXTYPE] = {
 	[PT_U64] = "u64", [PT_S8] = "s8", [PT_S16] = "s16", [PT_S32] = "s32",
 	[PT_S64] = "s64", [PT_F16] = "f16", [PT_F16X2] = "f16x2", [PT_BF16] = "bf16",
 	[PT_BF16X2] = "bf16x2", [PT_TF32] = "tf32", [PT_F32] = "f32", [PT_F64] = "f64",
-	[PT_PRED] = "pred",
+	[PT_U16X2] = "u16x2", [PT_S16X2] = "s16x2", [PT_PRED] = "pred",
 };
 
 int ptxtype_size(PtxType t)
@@ -75,6 +75,7 @@ int ptxtype_size(PtxType t)
 	case PT_B8: case PT_U8: case PT_S8: return 1;
 	case PT_B16: case PT_U16: case PT_S16: case PT_F16: case PT_BF16: return 2;
 	case PT_B32: case PT_U32: case PT_S32: case PT_F32: case PT_F16X2: case PT_BF16X2:
+	case PT_U16X2: case PT_S16X2:
 	case PT_TF32: return 4;
 	case PT_B64: case PT_U64: case PT_S64: case PT_F64: return 8;
 	case PT_B128: return 16;

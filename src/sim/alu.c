@@ -73,8 +73,19 @@ static int is_ftype(PtxType t)
 
 /* ---- add, sub, mul, mad ------------------------------------------------ */
 
+/* .u16x2 / .s16x2 (sm_90): op on each half word, in s16 or u16 */
+static uint64_t halves(PtxType t, uint64_t a, uint64_t b, uint32_t mods,
+                       uint64_t (*op)(PtxType, uint64_t, uint64_t, uint32_t))
+{
+	PtxType e = t == PT_S16X2 ? PT_S16 : PT_U16;
+	uint64_t lo = op(e, a & 0xffff, b & 0xffff, mods) & 0xffff;
+	uint64_t hi = op(e, a >> 16 & 0xffff, b >> 16 & 0xffff, mods) & 0xffff;
+	return lo | hi << 16;
+}
+
 uint64_t alu_iadd(PtxType t, uint64_t a, uint64_t b, uint32_t mods)
 {
+	if (t == PT_U16X2 || t == PT_S16X2) return halves(t, a, b, mods, alu_iadd);
 	if ((mods & MOD_SAT) && t == PT_S32)
 		return alu_norm(t, (uint64_t)clamp_s32((int64_t)(int32_t)a + (int32_t)b));
 	return alu_norm(t, a + b);
@@ -200,11 +211,13 @@ static uint64_t relu(PtxType t, uint64_t v, uint32_t mods)
 
 uint64_t alu_imin(PtxType t, uint64_t a, uint64_t b, uint32_t mods)
 {
+	if (t == PT_U16X2 || t == PT_S16X2) return halves(t, a, b, mods, alu_imin);
 	return relu(t, alu_norm(t, ilt(t, b, a) ? b : a), mods);
 }
 
 uint64_t alu_imax(PtxType t, uint64_t a, uint64_t b, uint32_t mods)
 {
+	if (t == PT_U16X2 || t == PT_S16X2) return halves(t, a, b, mods, alu_imax);
 	return relu(t, alu_norm(t, ilt(t, a, b) ? b : a), mods);
 }
 

@@ -43,6 +43,7 @@ static inline int alu_width(PtxType t)
 	case PT_B8: case PT_U8: case PT_S8: return 8;
 	case PT_B16: case PT_U16: case PT_S16: case PT_F16: case PT_BF16: return 16;
 	case PT_B32: case PT_U32: case PT_S32: case PT_F16X2: case PT_BF16X2:
+	case PT_U16X2: case PT_S16X2:
 	case PT_TF32: case PT_F32: return 32;
 	case PT_B64: case PT_U64: case PT_S64: case PT_F64: return 64;
 	case PT_B128: return 128;

@@ -326,7 +326,8 @@ static void pick_fast(DIns *d)
 {
 	if (d->spred & 3 || d->mods || d->d[0] < 0 || (d->flags & DF_PRED_DST)) return;
 	PtxType t = (PtxType)d->type;
-	int sz = ptxtype_size(t), isf = t == PT_F32, isint = !ptxtype_is_float(t);
+	int sz = ptxtype_size(t), isf = t == PT_F32;
+	int isint = !ptxtype_is_float(t) && t != PT_U16X2 && t != PT_S16X2;
 	int w1 = d->dw[0] == 1 && d->sw[0] == 1 && (d->ns < 2 || d->sw[1] == 1) &&
 	         (d->ns < 3 || d->sw[2] == 1);
 	int rn = d->rnd == RND_NONE || d->rnd == RND_RN;
