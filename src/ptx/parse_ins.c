@@ -96,9 +96,9 @@ static const ModDef moddefs[] = {
 	{"param", MC_SPACE, SP_PARAM}, {"param::entry", MC_SPACE, SP_PARAM},
 	{"param::func", MC_SPACE, SP_PARAM},
 	/* forms of supported mnemonics that are whole other instructions */
-	{"async", MC_BAD, 0}, {"bulk", MC_BAD, 0}, {"proxy", MC_BAD, 0},
+	{"async", MC_BAD, 0}, {"bulk", MC_BAD, 0},
 	{"multicast::cluster", MC_BAD, 0}, {"tensor", MC_BAD, 0}, {"pack", MC_BAD, 0},
-	{"mbarrier_init", MC_BAD, 0}, {"satfinite", MC_BAD, 0},
+	{"satfinite", MC_BAD, 0},
 };
 
 /* modifier name -> ModDef (types included) through a hash built on first use
@@ -242,6 +242,22 @@ static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 	}
 	if (tex_op(op)) {
 		ptex_modifier(p, &mn->t, in, s, n);
+		return;
+	}
+	if (op == OP_FENCE && (mn->nhints || ((n == 5 && !memcmp(s, "proxy", 5)) ||
+	                                      (n == 13 && !memcmp(s, "mbarrier_init", 13))))) {
+		/* fence.proxy.alias|async{.global|.shared::cta|.shared::cluster} and
+		 * fence.mbarrier_init.release.cluster order the async and generic
+		 * proxies' views of memory; rfsim's memory is one, sequentially
+		 * consistent view, so they are kept (as hints, for the listing) and
+		 * do nothing.  fence.proxy.tensormap::generic is refused. */
+		static const char *const ok[] = {"proxy", "mbarrier_init", "alias", "async", "global",
+		                                 "shared::cta", "shared::cluster", "release", "cluster"};
+		int known = 0;
+		for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+			known |= strlen(ok[i]) == n && !memcmp(ok[i], s, n);
+		if (!known) refuse(p, &mn->t, mn->t.s, (size_t)(s + n - mn->t.s));
+		add_hint(p, mn, s, n);
 		return;
 	}
 	if (op == OP_CLBAR) {

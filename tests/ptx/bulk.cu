@@ -44,7 +44,10 @@ __global__ void __cluster_dims__(2, 1, 1) bulk(const unsigned *in, unsigned *out
 	unsigned t = threadIdx.x, rank;
 	asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
 	unsigned m = sa(&mb);
-	if (t == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(m));
+	if (t == 0) {
+		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(m));
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
 	cluster_sync();
 	if (t == 0) {
 		asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 512;" :: "r"(m));
@@ -68,6 +71,7 @@ __global__ void __cluster_dims__(2, 1, 1) bulk(const unsigned *in, unsigned *out
 	if (rank == 1) wait_parity(m, 1);                // phase 1: buf2 landed
 	if (t == 0) {
 		const unsigned *src = rank ? buf2 : buf + 64;
+		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");   // generic writes, then
 		asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], 256;\n\t"
 		             "cp.async.bulk.commit_group;\n\t"
 		             "cp.async.bulk.wait_group.read 0;"
