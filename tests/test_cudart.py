@@ -157,6 +157,8 @@ PROGRAMS = {
     "bulkcopy": ("bulkcopy.cu", ["-arch=sm_90", "-O2"]),        # memcpy_async: cp.async.bulk
     "dpx": ("dpx.cu", ["-arch=sm_90", "-O2"]),                  # max.s16x2.relu, 3-input min
     "dpx_sm80": ("dpx.cu", ["-arch=sm_80", "-O2"]),
+    "fp8": ("fp8.cu", ["-arch=sm_90", "-O2"]),                  # cvt to and from e4m3x2/e5m2x2
+    "fp8_sm80": ("fp8.cu", ["-arch=sm_80", "-O2"]),             # the headers' own conversions
     "mempool_ptds": ("mempool.cu", ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]

@@ -1923,3 +1923,84 @@ def test_packed_half_word_integers(sim, tmp_path):
         ("min.relu.s32 (both positive as s32)", b),
         ("max.relu.s32", a),
     ], "x2")
+
+
+def fp8_ref(x, e5):
+    """Python reference: f32 value x to E4M3/E5M2 with .rn.satfinite (cuda_fp8.h's rules)."""
+    import math
+    if math.isnan(x):
+        return 0x7f
+    mb, bias = (2, 15) if e5 else (3, 7)
+    maxn, half = (57344.0, 4096.0) if e5 else (448.0, 16.0)
+    sign = 0x80 if math.copysign(1.0, x) < 0 else 0
+    ax = abs(x)
+    if (ax >= maxn + half) if e5 else (ax > maxn + half):
+        return sign | (0x7b if e5 else 0x7e)
+    emin = 1 - bias
+    if ax == 0 or ax < 2.0 ** emin:
+        return sign | round(ax * 2.0 ** (mb - emin))        # round() is half-to-even
+    e = math.floor(math.log2(ax))
+    q = round(ax * 2.0 ** (mb - e))
+    if q == 2 << mb:
+        q, e = q // 2, e + 1
+    return sign | (e + bias) << mb | (q - (1 << mb))
+
+
+FP8_CASES = [  # f32 pairs (a, b): cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b
+    ("1.0, -1.0", 1.0, -1.0),
+    ("448 (E4M3's largest), 57344 (E5M2's)", 448.0, 57344.0),
+    ("464 (E4M3's tie: to even 448), 61440 (past E5M2's: saturates)", 464.0, 61440.0),
+    ("2^-9 (E4M3's least subnormal), 2^-10 (a tie: to even 0)", 2.0 ** -9, 2.0 ** -10),
+    ("1.0625 and 1.1875 (ties)", 1.0625, 1.1875),
+    ("2^-16 (E5M2's least subnormal), 3 * 2^-17", 2.0 ** -16, 3 * 2.0 ** -17),
+    ("NaN, -0.0", float("nan"), -0.0),
+    ("1e30, -1e30: satfinite", 1e30, -1e30),
+    ("0.3, -7.77", 0.3, -7.77),
+]
+
+
+def test_fp8_conversions(sim, tmp_path):
+    """cvt between f32/f16x2 and FP8 pairs (sm_89+): round to nearest even,
+    .satfinite, NaN to 0x7f, .relu; and back to f16x2 exactly."""
+    import struct
+    f32 = lambda v: struct.unpack("<I", struct.pack("<f", v))[0]
+    p = tmp_path / "fp8.ptx"
+    n = len(FP8_CASES)
+    body = ""
+    for k, (_, a, b) in enumerate(FP8_CASES):
+        body += (f"\tmov.b32 %f1, {f32(a):#x};\n\tmov.b32 %f2, {f32(b):#x};\n"
+                 f"\tcvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;\n"
+                 f"\tcvt.rn.satfinite.e5m2x2.f32 %h2, %f1, %f2;\n"
+                 f"\tst.global.u16 [%rd1+{4 * k}], %h1;\n\tst.global.u16 [%rd1+{4 * k + 2}], %h2;\n")
+    base = 4 * n
+    body += ("\tmov.b32 %f1, 0xc0400000;\n\tmov.b32 %f2, 0x3f800000;\n"      # -3, 1
+             "\tcvt.rn.satfinite.relu.e4m3x2.f32 %h1, %f1, %f2;\n"
+             f"\tst.global.u16 [%rd1+{base}], %h1;\n"
+             "\tmov.b32 %r1, 0xbc003c00;\n"                                     # f16x2 (-1, 1)
+             "\tcvt.rn.satfinite.e4m3x2.f16x2 %h1, %r1;\n"
+             f"\tst.global.u16 [%rd1+{base + 2}], %h1;\n"
+             "\tmov.b16 %h1, 0x7f38;\n\tcvt.rn.f16x2.e4m3x2 %r2, %h1;\n"
+             f"\tst.global.u32 [%rd1+{base + 4}], %r2;\n"
+             "\tmov.b16 %h1, 0xbc3c;\n\tcvt.rn.f16x2.e5m2x2 %r2, %h1;\n"
+             f"\tst.global.u32 [%rd1+{base + 8}], %r2;\n"
+             "\tmov.b16 %h1, 0x8101;\n\tcvt.rn.relu.f16x2.e4m3x2 %r2, %h1;\n"
+             f"\tst.global.u32 [%rd1+{base + 12}], %r2;\n")
+    p.write_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 o)\n{\n\t.reg .f32 %f<3>;\n\t.reg .b16 %h<3>;\n"
+                 "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [o];\n"
+                 "\tcvta.to.global.u64 %rd1, %rd1;\n" + body + "\tret;\n}\n")
+    r = ok(sim(p, "k", 1, 1, f"buf:u32:{n + 4}:zero"))
+    want = []
+    for what, a, b in FP8_CASES:
+        e4 = fp8_ref(a, 0) << 8 | fp8_ref(b, 0)
+        e5 = fp8_ref(a, 1) << 8 | fp8_ref(b, 1)
+        want.append((f"{what}: e4m3 | e5m2 << 16", e4 | e5 << 16))
+    want += [("relu: (-3, 1) -> (+0, 0x38); f16x2 (-1, 1) -> (0xb8, 0x38)", 0x0038 | 0xb838 << 16),
+             ("e4m3x2 0x7f38 -> f16x2 (NaN 0x7fff, 1.0)", 0x7fff3c00),
+             ("e5m2x2 0xbc3c -> f16x2 (-1.0, 1.0)", 0xbc003c00),
+             ("relu e4m3x2 (-2^-9, 2^-9) -> f16x2 (+0, 2^-9)", 0x00001800)]
+    check(r.u32(0), want, "fp8")
+    # the reference itself, on values whose codes are known
+    assert [fp8_ref(v, 0) for v in (1.0, 448.0, 464.0, 2.0 ** -9, -0.0)] == \
+        [0x38, 0x7e, 0x7e, 0x01, 0x80]
+    assert [fp8_ref(v, 1) for v in (1.0, 57344.0, 61440.0, 2.0 ** -16)] == [0x3c, 0x7b, 0x7b, 0x01]

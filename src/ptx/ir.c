@@ -66,14 +66,16 @@ const char *const ptxtype_name[NPTXTYPE] = {
 	[PT_U64] = "u64", [PT_S8] = "s8", [PT_S16] = "s16", [PT_S32] = "s32",
 	[PT_S64] = "s64", [PT_F16] = "f16", [PT_F16X2] = "f16x2", [PT_BF16] = "bf16",
 	[PT_BF16X2] = "bf16x2", [PT_TF32] = "tf32", [PT_F32] = "f32", [PT_F64] = "f64",
-	[PT_U16X2] = "u16x2", [PT_S16X2] = "s16x2", [PT_PRED] = "pred",
+	[PT_U16X2] = "u16x2", [PT_S16X2] = "s16x2", [PT_E4M3X2] = "e4m3x2",
+	[PT_E5M2X2] = "e5m2x2", [PT_PRED] = "pred",
 };
 
 int ptxtype_size(PtxType t)
 {
 	switch (t) {
 	case PT_B8: case PT_U8: case PT_S8: return 1;
-	case PT_B16: case PT_U16: case PT_S16: case PT_F16: case PT_BF16: return 2;
+	case PT_B16: case PT_U16: case PT_S16: case PT_F16: case PT_BF16: case PT_E4M3X2:
+	case PT_E5M2X2: return 2;
 	case PT_B32: case PT_U32: case PT_S32: case PT_F32: case PT_F16X2: case PT_BF16X2:
 	case PT_U16X2: case PT_S16X2:
 	case PT_TF32: return 4;

@@ -104,6 +104,7 @@ typedef enum PtxType {
 	PT_S8, PT_S16, PT_S32, PT_S64,
 	PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_TF32, PT_F32, PT_F64,
 	PT_U16X2, PT_S16X2,      /* sm_90 add/min/max on packed half words (.b32 registers) */
+	PT_E4M3X2, PT_E5M2X2,    /* two FP8 values (cvt only; .b16 registers) */
 	PT_PRED,
 	NPTXTYPE
 } PtxType;

@@ -294,6 +294,10 @@ static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 		add_hint(p, mn, s, n);
 		return;
 	}
+	if (op == OP_CVT && n == 9 && !memcmp(s, "satfinite", 9)) {   /* the FP8 forms */
+		in->mods |= MOD_SATFINITE;
+		return;
+	}
 	const ModDef *d = mod_lookup(s, n);
 	int setcmp = op == OP_SETP || op == OP_SET;
 	int isbar = op == OP_BAR || op == OP_BARRIER;

@@ -219,7 +219,7 @@ static void put_mods(Out *o, uint32_t mods, uint32_t which)
 		{MOD_RELAXED, "relaxed"}, {MOD_ACQUIRE, "acquire"}, {MOD_RELEASE, "release"},
 		{MOD_ACQ_REL, "acq_rel"}, {MOD_SC, "sc"}, {MOD_TO, "to"}, {MOD_WARP, "warp"},
 		{MOD_CC, "cc"}, {MOD_APPROX, "approx"}, {MOD_FULL, "full"}, {MOD_FTZ, "ftz"},
-		{MOD_NOFTZ, "noftz"}, {MOD_SAT, "sat"}, {MOD_RELU, "relu"}, {MOD_NAN, "NaN"},
+		{MOD_NOFTZ, "noftz"}, {MOD_SAT, "sat"}, {MOD_SATFINITE, "satfinite"}, {MOD_RELU, "relu"}, {MOD_NAN, "NaN"},
 		{MOD_XORSIGN, "xorsign"}, {MOD_ABS, "abs"}, {MOD_WRAP, "wrap"},
 		{MOD_CLAMP, "clamp"}, {MOD_SHIFTAMT, "shiftamt"}, {MOD_UNI, "uni"},
 		{MOD_ALIGNED, "aligned"}, {MOD_SYNC, "sync"}, {MOD_NC, "nc"},

@@ -41,7 +41,8 @@ static inline int alu_width(PtxType t)
 {
 	switch (t) {
 	case PT_B8: case PT_U8: case PT_S8: return 8;
-	case PT_B16: case PT_U16: case PT_S16: case PT_F16: case PT_BF16: return 16;
+	case PT_B16: case PT_U16: case PT_S16: case PT_F16: case PT_BF16: case PT_E4M3X2:
+	case PT_E5M2X2: return 16;
 	case PT_B32: case PT_U32: case PT_S32: case PT_F16X2: case PT_BF16X2:
 	case PT_U16X2: case PT_S16X2:
 	case PT_TF32: case PT_F32: return 32;
@@ -138,6 +139,11 @@ int alu_testp(Mode m, PtxType t, uint64_t a);               /* MODE_FINITE .. */
  * same-type float with .rni..: round to integral.  .f16x2/.bf16x2 packs:
  * call once per half with dst f16/bf16. */
 uint64_t alu_cvt(uint64_t a, PtxType dst, PtxType src, Rnd rnd, uint32_t mods);
+/* FP8 pairs (sm_89+): cvt.rn.satfinite{.relu}.e4m3x2|e5m2x2.f32 d, a, b (a to the upper
+ * byte) and .f16x2 d, a; cvt.rn{.relu}.f16x2.e4m3x2|e5m2x2 d, a (the low byte to the low
+ * half).  nsrc is 2 for the two-.f32 form. */
+uint64_t alu_cvt_fp8(PtxType dst, PtxType src, int nsrc, uint64_t a, uint64_t b,
+                     uint32_t mods);
 
 /* ---- comparison (alu.c) --------------------------------------------- */
 

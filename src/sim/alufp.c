@@ -815,3 +815,81 @@ uint64_t alu_cvt(uint64_t a, PtxType dst, PtxType src, Rnd rnd, uint32_t mods)
 	if (!df) return cvt_float_int(a, dst, src, rnd, mods);
 	return cvt_float_float(a, dst, src, rnd, mods);
 }
+
+/* ---- FP8 (E4M3 and E5M2, as the OCP 8-bit formats and NVIDIA's cuda_fp8.h define
+ * them: E4M3 has bias 7, no infinities and one NaN per sign, S.1111.111, largest
+ * finite 448; E5M2 is IEEE-like, bias 15, largest finite 57344) ------------------- */
+
+/* x to FP8, round to nearest even; .satfinite: what overflows becomes the largest
+ * finite value (else E4M3 NaN, E5M2 infinity); a NaN becomes the canonical 0x7f in
+ * either format, whatever its sign (as cuda_fp8.h's conversions give); .relu:
+ * negatives become +0 */
+static uint32_t to_fp8(double x, int e5, uint32_t mods)
+{
+	const int mb = e5 ? 2 : 3, bias = e5 ? 15 : 7, emin = 1 - bias;
+	const double maxn = e5 ? 57344.0 : 448.0, half_ulp = e5 ? 4096.0 : 16.0;
+	uint64_t bits;
+	memcpy(&bits, &x, 8);
+	uint32_t sign = (uint32_t)(bits >> 63) << 7;
+	if (x != x) return 0x7f;
+	if ((mods & MOD_RELU) && sign) return 0;
+	double ax = fabs(x);
+	/* past the largest finite value by half an ulp or more (E4M3's tie at 464 goes to
+	   448, whose significand is even; E5M2's at 61440 would go to the next binade) */
+	if (e5 ? ax >= maxn + half_ulp : ax > maxn + half_ulp)
+		return sign | ((mods & MOD_SATFINITE) ? (e5 ? 0x7b : 0x7e) : (e5 ? 0x7c : 0x7f));
+	int e;
+	frexp(ax, &e);
+	e -= 1;                                    /* ax in [2^e, 2^(e+1)) */
+	if (ax == 0 || e < emin) {                 /* subnormal: units of 2^(emin - mb) */
+		double q = nearbyint(ldexp(ax, mb - emin));
+		return sign | (uint32_t)q;             /* 2^mb: the smallest normal's code */
+	}
+	double q = nearbyint(ldexp(ax, mb - e));    /* in [2^mb, 2^(mb+1)] */
+	if (q >= (double)(2 << mb)) q /= 2, e++;
+	return sign | (uint32_t)(e + bias) << mb | ((uint32_t)q - (1u << mb));
+}
+
+/* one FP8 value to f16 bits: exact; NaN is f16's 0x7fff */
+static uint32_t fp8_to_f16(uint32_t v, int e5)
+{
+	if (e5) return (v & 0x7f) > 0x7c ? 0x7fff : v << 8;   /* E5M2 is f16's top byte */
+	if ((v & 0x7f) == 0x7f) return 0x7fff;
+	uint32_t ex = v >> 3 & 15, m = v & 7;
+	double val = ex ? ldexp(8 + m, (int)ex - 7 - 3) : ldexp(m, -6 - 3);
+	float f = (float)(v & 0x80 ? -val : val);
+	uint32_t fb;
+	memcpy(&fb, &f, 4);
+	return (uint32_t)alu_cvt(fb, PT_F16, PT_F32, RND_RN, 0);
+}
+
+static double f32_of(uint64_t a)
+{
+	float f;
+	uint32_t u = (uint32_t)a;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static double f16_of(uint32_t h)
+{
+	return f32_of(alu_cvt(h, PT_F32, PT_F16, RND_NONE, 0));
+}
+
+uint64_t alu_cvt_fp8(PtxType dst, PtxType src, int nsrc, uint64_t a, uint64_t b,
+                     uint32_t mods)
+{
+	if (dst == PT_F16X2) {                     /* from a pair of FP8 */
+		int e5 = src == PT_E5M2X2;
+		uint32_t lo = fp8_to_f16((uint32_t)a & 0xff, e5), hi = fp8_to_f16((uint32_t)a >> 8 & 0xff, e5);
+		if (mods & MOD_RELU) {
+			if ((lo & 0x8000) && lo != 0x7fff) lo = 0;
+			if ((hi & 0x8000) && hi != 0x7fff) hi = 0;
+		}
+		return hi << 16 | lo;
+	}
+	int e5 = dst == PT_E5M2X2;
+	double x = nsrc == 2 ? f32_of(a) : f16_of((uint32_t)a >> 16 & 0xffff);
+	double y = nsrc == 2 ? f32_of(b) : f16_of((uint32_t)a & 0xffff);
+	return (uint64_t)(to_fp8(x, e5, mods) << 8 | to_fp8(y, e5, mods));
+}

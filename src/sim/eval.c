@@ -141,6 +141,8 @@ uint64_t sim_eval(const DIns *d, const uint64_t *v, uint32_t *cc)
 		return ge ? v[0] : v[1];
 	}
 	case OP_CVT:
+		if (t == PT_E4M3X2 || t == PT_E5M2X2 || t2 == PT_E4M3X2 || t2 == PT_E5M2X2)
+			return alu_cvt_fp8(t, t2, d->ns, v[0], d->ns > 1 ? v[1] : 0, d->mods);
 		if (d->ns == 2) {    /* cvt.f16x2.f32 d, a, b: a to the upper half, b the lower */
 			PtxType e = t == PT_F16X2 ? PT_F16 : PT_BF16;
 			uint64_t hi = alu_cvt(v[0], e, t2, (Rnd)d->rnd, d->mods);
@@ -211,6 +213,12 @@ const char *sim_eval_check(const DIns *d)
 			return "set on packed halves";
 		break;
 	case OP_CVT:
+		if (t == PT_E4M3X2 || t == PT_E5M2X2)
+			return (d->ns == 2 && d->type2 == PT_F32) || (d->ns == 1 && d->type2 == PT_F16X2)
+			       ? NULL : "cvt to FP8 pairs other than from two .f32 or an .f16x2";
+		if (d->type2 == PT_E4M3X2 || d->type2 == PT_E5M2X2)
+			return t == PT_F16X2 && d->ns == 1 ? NULL : "cvt from FP8 pairs other than to .f16x2";
+		if (d->mods & MOD_SATFINITE) return "cvt .satfinite other than to FP8";
 		if (d->ns == 2 || t == PT_F16X2 || t == PT_BF16X2)
 			return (d->ns == 2 && (t == PT_F16X2 || t == PT_BF16X2) && d->type2 == PT_F32)
 			       ? NULL : "cvt to packed halves other than .f16x2/.bf16x2 from two .f32";
