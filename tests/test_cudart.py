@@ -159,6 +159,7 @@ PROGRAMS = {
     "dpx_sm80": ("dpx.cu", ["-arch=sm_80", "-O2"]),
     "fp8": ("fp8.cu", ["-arch=sm_90", "-O2"]),                  # cvt to and from e4m3x2/e5m2x2
     "fp8_sm80": ("fp8.cu", ["-arch=sm_80", "-O2"]),             # the headers' own conversions
+    "vatom": ("vatom.cu", ["-arch=sm_90", "-O2"]),              # atom.global.add.v4.f32
     "mempool_ptds": ("mempool.cu", ["-arch=sm_80", "-O2", "--default-stream", "per-thread"]),
 }
 PASSING = [p for p in PROGRAMS if p not in ("vecadd_sass", "faults", "rdc_sass")]

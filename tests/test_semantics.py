@@ -2004,3 +2004,22 @@ def test_fp8_conversions(sim, tmp_path):
     assert [fp8_ref(v, 0) for v in (1.0, 448.0, 464.0, 2.0 ** -9, -0.0)] == \
         [0x38, 0x7e, 0x7e, 0x01, 0x80]
     assert [fp8_ref(v, 1) for v in (1.0, 57344.0, 61440.0, 2.0 ** -16)] == [0x3c, 0x7b, 0x7b, 0x01]
+
+
+def test_vector_atomics(sim, tmp_path):
+    """sm_90's atom/red .add.v2/.v4.f32: every element, old values returned, a
+    register both a source and a destination read before it is written."""
+    p = tmp_path / "va.ptx"
+    p.write_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 o)\n{\n\t.reg .f32 %f<9>;\n\t.reg .b64 %rd<2>;\n"
+                 "\tld.param.u64 %rd1, [o];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+                 "\tmov.f32 %f1, 0f3F800000;\n\tmov.f32 %f2, 0f40000000;\n"
+                 "\tmov.f32 %f3, 0f40400000;\n\tmov.f32 %f4, 0f40800000;\n"
+                 "\tatom.global.add.v4.f32 {%f5, %f6, %f4, %f7}, [%rd1], {%f1, %f2, %f3, %f4};\n"
+                 "\tred.global.add.v2.f32 [%rd1+16], {%f1, %f2};\n"
+                 "\tst.global.v4.f32 [%rd1+32], {%f5, %f6, %f4, %f7};\n\tret;\n}\n")
+    r = ok(sim(p, "k", 1, 32, "buf:f32:12:zero"))
+    import struct
+    f = struct.unpack("<12f", (r.dump / "arg0.bin").read_bytes())
+    assert f[:6] == (32.0, 64.0, 96.0, 128.0, 32.0, 64.0), f
+    assert f[8] < 32 * 4 and f[11] < 32 * 4, f      # some lane's old values

@@ -483,19 +483,35 @@ static int decode_st(DecodeCtx *dc, int32_t fi, const Ins *in)
 	return RF_OK;
 }
 
+/* atom/red: [abase + aoff], d[0] the old value, s[] the operands; the vector forms of
+ * sm_90 (atom/red .add/.min/.max .v2/.v4/.v8 of floating-point elements): d[k] and s[k]
+ * element k, aux = the vector length */
 static int decode_atom(DecodeCtx *dc, int32_t fi, const Ins *in)
 {
+	const Func *fn = &dc->m->funcs[dc->img->funcs[fi].ir_func];
 	const Operand *a = find_addr(in);
 	PtxType t = (PtxType)in->type;
 	int e = ptxtype_size(t);
 	if (!a) a = in->op == OP_RED ? &in->o[0] : &in->o[1];
-	if (e < 2 || e > 8 || in->vec) return dec_bad(dc, in, "atomics of this type");
+	if (e < 2 || e > 8) return dec_bad(dc, in, "atomics of this type");
+	if (in->vec && (!ptxtype_is_float(t) || t == PT_F64 ||
+	                (in->aop != AOP_ADD && in->aop != AOP_MIN && in->aop != AOP_MAX) ||
+	                (e == 4 && t == PT_F32 && in->vec > 4)))
+		return dec_bad(dc, in, "vector atomics other than .add/.min/.max of .f32 (.v2, .v4) "
+		               "or 16-bit floating-point elements");
 	if (dec_set_addr(dc, fi, in, a)) return RF_EINPUT;
 	dec_cur(dc)->elt = (uint8_t)e;
+	dec_cur(dc)->aux = in->vec;
 	for (int i = 0; i < in->nd + in->ns; i++) {
 		const Operand *o = &in->o[i];
 		if (o == a) continue;
-		if (i < in->nd) {
+		if (o->kind == OPK_VEC) {
+			for (int k = 0; k < o->n && k < DINS_MAXD; k++)
+				if (i < in->nd ? dec_set_dst(dc, fi, in, &fn->vops[o->reg + k], k)
+				               : dec_add_src(dc, fi, in, &fn->vops[o->reg + k], t))
+					return RF_EINPUT;
+			if (i < in->nd) dec_cur(dc)->nd = o->n;
+		} else if (i < in->nd) {
 			if (dec_set_dst(dc, fi, in, o, 0)) return RF_EINPUT;
 		} else if (dec_add_src(dc, fi, in, o, t)) {
 			return RF_EINPUT;

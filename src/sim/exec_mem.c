@@ -216,6 +216,26 @@ int exec_atom(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const Image *img = c->L->img;
 	int e = d->elt;
+	if (d->aux > 1) {              /* a vector atomic: element by element, as one access */
+		int nv = d->aux;
+		LANES(act, l) {
+			uint64_t a = exec_addr_of(w, img, d, l);
+			uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)(e * nv), 1);
+			if (!p) return EX_FAULT;
+			uint64_t b[DINS_MAXS], old[DINS_MAXS];   /* every source read before any write:
+			                                            a register may be both */
+			for (int k = 0; k < nv; k++) b[k] = rdw(srcp(w, img, d->s[k]), l, d->sw[k]);
+			for (int k = 0; k < nv; k++) {
+				old[k] = load_le(p + k * e, e);
+				uint64_t nv2 = alu_atom((AtomOp)d->aop, (PtxType)d->type, old[k], b[k], 0);
+				store_le(p + k * e, e, nv2);
+				w->nwrites += nv2 != old[k];
+			}
+			for (int k = 0; k < nv && k < d->nd; k++)
+				if (d->d[k] >= 0) wrw(dstp(w, d->d[k]), l, d->dw[k], old[k]);
+		}
+		return EX_OK;
+	}
 	LANES(act, l) {
 		uint64_t a = exec_addr_of(w, img, d, l);
 		uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)e, 1);
