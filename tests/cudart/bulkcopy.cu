@@ -20,11 +20,11 @@ __global__ void k(const float *in, float *out, int n)
 }
 int main()
 {
-	float *in, *out;
-	CHECK(cudaMallocManaged(&in, 1024 * 4)); CHECK(cudaMallocManaged(&out, 1024 * 4));
+	Mirror<float> in(1024), out(1024);
 	for (int i = 0; i < 1024; i++) in[i] = i;
-	k<<<4, 256>>>(in, out, 1024);
-	CHECK(cudaDeviceSynchronize());
+	in.up();
+	k<<<4, 256>>>(in.d, out.d, 1024);
+	out.down();
 	for (int i = 0; i < 1024; i++) { int b = i / 256, t = i % 256; EXPECT(out[i] == 2 * (b * 256 + 255 - t), "%d: %f", i, out[i]); }
 	printf("PASS\n");
 }

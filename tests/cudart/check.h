@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #define CHECK(call) do { \
 	cudaError_t e_ = (call); \
@@ -27,5 +28,25 @@
 		std::fputc('\n', stderr); \
 		std::exit(1); \
 	} } while (0)
+
+/* a device buffer and a host copy of it, for programs that must also run where
+ * managed memory cannot be had (rfsim's sanitizer build): fill h (or index the
+ * Mirror), up() to the device, launch on d, down() to read the results */
+template <class T> struct Mirror {
+	T *d = nullptr;
+	std::vector<T> h;
+	explicit Mirror(size_t n, int fill = 0) : h(n)
+	{
+		CHECK(cudaMalloc(&d, n * sizeof(T)));
+		CHECK(cudaMemset(d, fill, n * sizeof(T)));
+		CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+	}
+	~Mirror() { cudaFree(d); }
+	Mirror(const Mirror &) = delete;
+	Mirror &operator=(const Mirror &) = delete;
+	void up() { CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice)); }
+	void down() { CHECK(cudaMemcpy(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost)); }
+	T &operator[](size_t i) { return h[i]; }
+};
 
 #endif

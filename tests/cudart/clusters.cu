@@ -53,26 +53,25 @@ __global__ void dsum(const int *in, int *out)
 int main()
 {
 	const int n = 4096;
-	int *in, *out;
-	CHECK(cudaMallocManaged(&in, n * sizeof(int)));
-	CHECK(cudaMallocManaged(&out, n * sizeof(int)));
+	Mirror<int> in(n), out(n);
 	for (int i = 0; i < n; i++) in[i] = i * 3 + 1;
+	in.up();
 
 	const int rounds = 6;
-	ring<<<n / 128, 128>>>(in, out, rounds);
+	ring<<<n / 128, 128>>>(in.d, out.d, rounds);
 	CHECK(cudaGetLastError());
-	CHECK(cudaDeviceSynchronize());
+	out.down();
 	for (int i = 0; i < n; i++) {
 		int b = i / 128, t = i % 128, c0 = b / 4 * 4;
 		int src = c0 + (b - c0 + rounds) % 4;
 		EXPECT(out[i] == in[src * 128 + t] + rounds, "ring %d: %d want %d", i, out[i], in[src * 128 + t] + rounds);
 	}
 
-	geom<<<dim3(4, 6), 32>>>(out);
-	CHECK(cudaDeviceSynchronize());
+	geom<<<dim3(4, 6), 32>>>(out.d);
+	out.down();
 	for (int y = 0; y < 6; y++)
 		for (int x = 0; x < 4; x++) {
-			int *o = out + (y * 4 + x) * 6;
+			int *o = &out[(y * 4 + x) * 6];
 			EXPECT(o[0] == x % 2 && o[1] == y % 2 && o[2] == x % 2 + 2 * (y % 2) && o[3] == 22 &&
 			       o[4] == 4 && o[5] == y / 2, "geom (%d,%d): %d %d %d %d %d %d", x, y, o[0], o[1], o[2], o[3], o[4], o[5]);
 		}
@@ -84,8 +83,8 @@ int main()
 	at[0].id = cudaLaunchAttributeClusterDimension;
 	at[0].val.clusterDim.x = 8; at[0].val.clusterDim.y = 1; at[0].val.clusterDim.z = 1;
 	cfg.attrs = at; cfg.numAttrs = 1;
-	CHECK(cudaLaunchKernelEx(&cfg, dsum, (const int *)in, out));
-	CHECK(cudaDeviceSynchronize());
+	CHECK(cudaLaunchKernelEx(&cfg, dsum, (const int *)in.d, out.d));
+	out.down();
 	for (int c = 0; c < 2; c++) {
 		long s = 0;
 		for (int i = c * 512; i < c * 512 + 512; i++) s += in[i];
@@ -102,7 +101,7 @@ int main()
 
 	// a grid that is no whole number of clusters is refused
 	cfg.gridDim = dim3(12);
-	EXPECT(cudaLaunchKernelEx(&cfg, dsum, (const int *)in, out) != cudaSuccess, "12 blocks in clusters of 8");
+	EXPECT(cudaLaunchKernelEx(&cfg, dsum, (const int *)in.d, out.d) != cudaSuccess, "12 blocks in clusters of 8");
 	cudaGetLastError();
 	std::printf("PASS\n");
 	return 0;

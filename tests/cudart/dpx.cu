@@ -23,12 +23,12 @@ static int s16(unsigned v, int h) { return (short)(v >> (16 * h)); }
 int main()
 {
 	const int n = 256;
-	int *a, *b, *c, *o;
-	CHECK(cudaMallocManaged(&a, n * 4)); CHECK(cudaMallocManaged(&b, n * 4)); CHECK(cudaMallocManaged(&c, n * 4)); CHECK(cudaMallocManaged(&o, n * 40));
+	Mirror<int> a(n), b(n), c(n), o(n * 10);
 	unsigned s = 1;
 	for (int i = 0; i < n; i++) { s = s * 1664525u + 1013904223u; a[i] = (int)s; s = s * 1664525u + 1013904223u; b[i] = (int)s >> (i % 7); s = s * 1664525u + 1013904223u; c[i] = (int)s >> (i % 5); }
-	k<<<2, 128>>>(a, b, c, o, n);
-	CHECK(cudaDeviceSynchronize());
+	a.up(), b.up(), c.up();
+	k<<<2, 128>>>(a.d, b.d, c.d, o.d, n);
+	o.down();
 	for (int i = 0; i < n; i++) {
 		int x = a[i], y = b[i], z = c[i];
 		auto mx = [](int p, int q) { return p > q ? p : q; };

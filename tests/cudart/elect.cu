@@ -23,12 +23,11 @@ __global__ void k(int *cnt, unsigned *lanes, int *who)
 }
 int main()
 {
-	int *cnt, *who; unsigned *lanes;
-	CHECK(cudaMallocManaged(&cnt, 4)); CHECK(cudaMallocManaged(&lanes, 256 * 4)); CHECK(cudaMallocManaged(&who, 256 * 4));
-	*cnt = 0;
-	k<<<2, 128>>>(cnt, lanes, who);
-	CHECK(cudaDeviceSynchronize());
-	EXPECT(*cnt == 8, "invoke_one ran %d times", *cnt);
+	Mirror<int> cnt(1), who(256);
+	Mirror<unsigned> lanes(256);
+	k<<<2, 128>>>(cnt.d, lanes.d, who.d);
+	cnt.down(), lanes.down(), who.down();
+	EXPECT(cnt[0] == 8, "invoke_one ran %d times", cnt[0]);
 	for (int t = 0; t < 256; t++) {
 		if (t % 128 % 3 == 0) continue;
 		int wb = t & ~31, lead = -1;

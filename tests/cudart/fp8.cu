@@ -27,12 +27,13 @@ __global__ void k(const float *in, unsigned *o8, float *back, float *bf, int n)
 int main()
 {
 	const int n = 256;
-	float *in, *back, *bf; unsigned *o8;
-	CHECK(cudaMallocManaged(&in, n * 4)); CHECK(cudaMallocManaged(&back, n * 12)); CHECK(cudaMallocManaged(&bf, n * 16)); CHECK(cudaMallocManaged(&o8, n * 4));
+	Mirror<float> in(n), back(n * 3), bf(n * 4);
+	Mirror<unsigned> o8(n);
 	for (int i = 0; i < n; i++) in[i] = (i - 128) * 3.7f + (i % 7) * 0.013f;
 	in[0] = 1e6f; in[1] = -1e-8f; in[2] = 448.0f; in[3] = 0.0f / 0.0f;
-	k<<<2, 128>>>(in, o8, back, bf, n);
-	CHECK(cudaDeviceSynchronize());
+	in.up();
+	k<<<2, 128>>>(in.d, o8.d, back.d, bf.d, n);
+	o8.down(), back.down(), bf.down();
 	// host reference from the same headers (their host paths)
 	for (int i = 0; i < n; i++) {
 		float x = in[i], y = in[(i + 1) % n];

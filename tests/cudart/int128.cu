@@ -16,12 +16,12 @@ __global__ void k(const uint64_t *a, const uint64_t *b, uint64_t *out, int n)
 int main()
 {
 	const int n = 300;
-	uint64_t *a, *b, *o;
-	CHECK(cudaMallocManaged(&a, n * 8)); CHECK(cudaMallocManaged(&b, n * 8)); CHECK(cudaMallocManaged(&o, n * 48));
+	Mirror<uint64_t> a(n), b(n), o(n * 6);
 	uint64_t x = 88172645463325252ull;
 	for (int i = 0; i < n; i++) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; a[i] = x; x ^= x << 13; x ^= x >> 7; x ^= x << 17; b[i] = i % 7 ? x : x >> 40; }
-	k<<<3, 128>>>(a, b, o, n);
-	CHECK(cudaDeviceSynchronize());
+	a.up(), b.up();
+	k<<<3, 128>>>(a.d, b.d, o.d, n);
+	o.down();
 	for (int i = 0; i < n; i++) {
 		unsigned __int128 p = (unsigned __int128)a[i] * b[i];
 		__int128 s = (__int128)(int64_t)a[i] * (int64_t)b[i];

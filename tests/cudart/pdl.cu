@@ -15,8 +15,9 @@ __global__ void cons(const int *a, int *b, int n)
 int main()
 {
 	const int n = 4096;
-	int *a, *b;
-	CHECK(cudaMalloc(&a, n * 4)); CHECK(cudaMallocManaged(&b, n * 4));
+	int *a;
+	CHECK(cudaMalloc(&a, n * 4));
+	Mirror<int> b(n);
 	cudaStream_t st; CHECK(cudaStreamCreate(&st));
 	prod<<<n / 256, 256, 0, st>>>(a, n);
 	cudaLaunchConfig_t cfg = {};
@@ -25,8 +26,9 @@ int main()
 	at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
 	at[0].val.programmaticStreamSerializationAllowed = 1;
 	cfg.attrs = at; cfg.numAttrs = 1;
-	CHECK(cudaLaunchKernelEx(&cfg, cons, (const int *)a, b, n));
+	CHECK(cudaLaunchKernelEx(&cfg, cons, (const int *)a, b.d, n));
 	CHECK(cudaStreamSynchronize(st));
+	b.down();
 	for (int i = 0; i < n; i++) EXPECT(b[i] == (n - 1 - i) * 2 + 1, "%d: %d", i, b[i]);
 	std::printf("PASS\n");
 	return 0;

@@ -27,18 +27,17 @@ __global__ void k(const int *in, int *out)
 int main()
 {
 	const int nb = 4, nt = 128, n = nb * nt;
-	int *in, *out;
-	CHECK(cudaMallocManaged(&in, n * 4));
-	CHECK(cudaMallocManaged(&out, n * 40));
+	Mirror<int> in(n), out(n * 10);
 	for (int i = 0; i < n; i++) in[i] = (i * 37 + 11) % 500 + (i / 128 == 2 ? 0 : 1);
 	in[5] = 77;
-	k<<<nb, nt>>>(in, out);
-	CHECK(cudaDeviceSynchronize());
+	in.up();
+	k<<<nb, nt>>>(in.d, out.d);
+	out.down();
 	for (int b = 0; b < nb; b++) {
 		int c = 0, a = 1, o = 0;
 		for (int t = 0; t < nt; t++) { int v = in[b * nt + t]; c += v & 1; a &= v > 0; o |= v == 77; }
 		for (int t = 0; t < nt; t++) {
-			int i = b * nt + t, v = in[i], *w = out + i * 10, l = i & 31, wb = i & ~31;
+			int i = b * nt + t, v = in[i], *w = &out[i * 10], l = i & 31, wb = i & ~31;
 			EXPECT(w[0] == c && w[1] == a && w[2] == o, "block preds %d: %d %d %d want %d %d %d", i, w[0], w[1], w[2], c, a, o);
 			int mm = 0, s = 0, allsame = 1; unsigned mx = 0;
 			for (int j = 0; j < 32; j++) { int u = in[wb + j]; mm += (u % 4) == (v % 4); s += u; if ((unsigned)u > mx) mx = u; allsame &= u / 1000 == v / 1000; }

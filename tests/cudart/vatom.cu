@@ -24,15 +24,16 @@ __global__ void k(float2 *f2, float4 *f4, __half2 *h2, __nv_bfloat162 *b2, doubl
 int main()
 {
 	const int n = 384;
-	float2 *f2; float4 *f4; __half2 *h2; __nv_bfloat162 *b2; double *d; unsigned long long *u;
-	CHECK(cudaMallocManaged(&f2, 4 * sizeof(float2))); CHECK(cudaMallocManaged(&f4, 2 * sizeof(float4)));
-	CHECK(cudaMallocManaged(&h2, 3 * sizeof(__half2))); CHECK(cudaMallocManaged(&b2, 3 * sizeof(__nv_bfloat162)));
-	CHECK(cudaMallocManaged(&d, 5 * 8)); CHECK(cudaMallocManaged(&u, 4 * 8));
-	CHECK(cudaMemset(f2, 0, 4 * sizeof(float2))); CHECK(cudaMemset(f4, 0, 2 * sizeof(float4)));
-	CHECK(cudaMemset(h2, 0, 3 * sizeof(__half2))); CHECK(cudaMemset(b2, 0, 3 * sizeof(__nv_bfloat162)));
-	CHECK(cudaMemset(d, 0, 40)); CHECK(cudaMemset(u, 0, 16)); CHECK(cudaMemset(u + 2, 0xff, 16));
-	k<<<3, 128>>>(f2, f4, h2, b2, d, u, n);
-	CHECK(cudaDeviceSynchronize());
+	Mirror<float2> f2(4);
+	Mirror<float4> f4(2);
+	Mirror<__half2> h2(3);
+	Mirror<__nv_bfloat162> b2(3);
+	Mirror<double> d(5);
+	Mirror<unsigned long long> u(4);
+	u[2] = u[3] = ~0ull;
+	u.up();
+	k<<<3, 128>>>(f2.d, f4.d, h2.d, b2.d, d.d, u.d, n);
+	f2.down(), f4.down(), h2.down(), b2.down(), d.down(), u.down();
 	for (int j = 0; j < 4; j++) EXPECT(f2[j].x == 96 && f2[j].y == 192, "f2 %d: %f %f", j, f2[j].x, f2[j].y);
 	for (int j = 0; j < 2; j++) EXPECT(f4[j].x == 192 && f4[j].y == 96 && f4[j].z == 48 && f4[j].w == 384, "f4 %d: %f %f %f %f", j, f4[j].x, f4[j].y, f4[j].z, f4[j].w);
 	for (int j = 0; j < 3; j++) EXPECT(__low2float(h2[j]) == 128 && __high2float(h2[j]) == 64, "h2 %d: %f %f", j, __low2float(h2[j]), __high2float(h2[j]));
