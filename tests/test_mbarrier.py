@@ -132,15 +132,12 @@ def test_cluster_objects_take_arrivals_and_refuse_waits(tmp_path):
     clusters) takes arrivals with a '_' state; a wait on one is refused by
     name, as the ISA has none."""
     ptx = tmp_path / "c.ptx"
-    ptx.write_text(SEM.read_text().replace(
-        "mbarrier.arrive.shared.b64 \t%rd1, [%r1];   // UNINIT",
-        "mbarrier.arrive.shared::cluster.b64 \t_, [%r1];"))
-    p, _ = run(tmp_path, ptx, "mb_uninit", 1, 1, "buf:u32:1:zero")
-    assert p.returncode == 1
-    assert "not initialized (mbarrier.init), or invalidated" in p.stderr, p.stderr
-    ptx.write_text(SEM.read_text().replace(
-        "mbarrier.arrive.shared.b64 \t%rd1, [%r1];   // UNINIT",
-        "mbarrier.test_wait.shared::cluster.b64 \t%p1, [%r1], %rd1;"))
-    p, _ = run(tmp_path, ptx, "mb_uninit", 1, 1, "buf:u32:1:zero")
-    assert p.returncode == 2
-    assert "rfsim knows '.shared::cluster' mbarrier objects in arrive" in p.stderr, p.stderr
+    for line, rc, said in [
+            ("mbarrier.arrive.shared::cluster.b64 \t_, [%r1];", 1,
+             "not initialized (mbarrier.init), or invalidated"),
+            ("mbarrier.test_wait.shared::cluster.b64 \t%p1, [%r1], %rd1;", 2,
+             "rfsim knows '.shared::cluster' mbarrier objects in arrive")]:
+        ptx.write_text(SEM.read_text().replace(
+            "mbarrier.arrive.shared.b64 \t%rd1, [%r1];   // UNINIT", line))
+        p, _ = run(tmp_path, ptx, "mb_uninit", 1, 1, "buf:u32:1:zero")
+        assert p.returncode == rc and said in p.stderr, p.stderr
