@@ -178,8 +178,9 @@ static long long dev_attr(CUdevice_attribute a, const Config *c, int *ok)
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return c->sm_shared_bytes;
 	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return rftech_registers(c);
 	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return c->sm_max_ctas;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return 8;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return 0;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return c->gpu_cc / 10;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return c->gpu_cc % 10;
+	case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return c->gpu_cc >= 90;
 	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
 	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 0;
 	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: return 1;   /* cuLaunchCooperativeKernel */

@@ -92,7 +92,8 @@ enum cudaChannelFormatKind { cudaChannelFormatKindSigned, cudaChannelFormatKindU
 /* cudaDeviceGetAttribute's numbering is the driver's CUdevice_attribute
  * (src/api/cuda.h), which the implementation passes straight through */
 enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrWarpSize = 10,
-                      cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95 };
+                      cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95,
+                      cudaDevAttrClusterLaunch = 120 };
 
 enum cudaMemoryAdvise { cudaMemAdviseSetReadMostly = 1 };     /* values accepted, unused */
 enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1,
