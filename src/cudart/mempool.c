@@ -62,11 +62,16 @@ int mempool_take(cudaMemPool_t pool, size_t bytes)
 	return 1;
 }
 
+/* give kept bytes back until the pool holds at most keep, or only what is used */
+static void trim(cudaMemPool_t pool, unsigned long long keep)
+{
+	if (pool->reserved > keep) pool->reserved = pool->used > keep ? pool->used : keep;
+}
+
 void mempool_give(cudaMemPool_t pool, size_t bytes)
 {
 	pool->used -= bytes;
-	if (pool->reserved > pool->threshold)
-		pool->reserved = pool->used > pool->threshold ? pool->used : pool->threshold;
+	trim(pool, pool->threshold);
 }
 
 void mempool_reset(void)
@@ -168,9 +173,7 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
 		return cudaSuccess;
 	case cudaMemPoolAttrReleaseThreshold:
 		memPool->threshold = *(unsigned long long *)value;
-		if (memPool->reserved > memPool->threshold)
-			memPool->reserved = memPool->used > memPool->threshold ? memPool->used
-			                                                       : memPool->threshold;
+		trim(memPool, memPool->threshold);
 		return cudaSuccess;
 	case cudaMemPoolAttrReservedMemHigh: case cudaMemPoolAttrUsedMemHigh:
 		v = *(unsigned long long *)value;
@@ -207,8 +210,7 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
 {
 	RT_API();
 	if (!mempool_valid(memPool)) return rt_err(cudaErrorInvalidValue);
-	if (memPool->reserved > minBytesToKeep)
-		memPool->reserved = memPool->used > minBytesToKeep ? memPool->used : minBytesToKeep;
+	trim(memPool, minBytesToKeep);
 	return cudaSuccess;
 }
 

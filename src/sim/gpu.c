@@ -578,8 +578,7 @@ static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
 	return rc;
 }
 
-/* the launch's CTA numbers of cluster number k (x fastest, as CTAs), by rank */
-static void cluster_members(const Launch *L, uint64_t k, uint64_t *ids)
+void cluster_members(const Launch *L, uint64_t k, uint64_t *ids)
 {
 	const Dim3 *s = &L->cluster, *g = &L->grid;
 	uint64_t nx = g->x / s->x, ny = g->y / s->y;

@@ -146,13 +146,10 @@ static int launch_cluster(Timing *tg, int64_t t)
 	if (n < (int32_t)L->csize) return 0;
 	Cluster *cl = &tg->clpool[tg->clfree[--tg->nclfree]];
 	*cl = (Cluster){.n = n, .wake = sm_cluster_wake};
-	const Dim3 *d = &L->cluster, *g = &L->grid;
-	uint64_t k = tg->next_cluster++, nx = g->x / d->x, ny = g->y / d->y;
-	uint64_t x0 = k % nx * d->x, y0 = k / nx % ny * d->y, z0 = k / (nx * ny) * d->z;
+	uint64_t ids[CLUSTER_MAX];
+	cluster_members(L, tg->next_cluster++, ids);
 	for (int32_t r = 0; r < n; r++) {
-		uint64_t x = x0 + (uint32_t)r % d->x, y = y0 + (uint32_t)r / d->x % d->y;
-		uint64_t z = z0 + (uint32_t)r / (d->x * d->y);
-		sm_launch_cta(sm[r], slot[r], x + y * g->x + z * (uint64_t)g->x * g->y, t);
+		sm_launch_cta(sm[r], slot[r], ids[r], t);
 		Cta *c = &sm[r]->cta[slot[r]].c;
 		c->cl = cl, cl->cta[r] = c;
 	}

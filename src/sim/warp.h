@@ -190,6 +190,8 @@ struct Launch {
 void cluster_warp_exited(Cta *c);
 /* CTA number id of launch L: its rank in its cluster */
 uint32_t cluster_rank_of(const Launch *L, Dim3 id);
+/* the linear CTA numbers of cluster number k (x fastest, as CTAs), by rank (gpu.c) */
+void cluster_members(const Launch *L, uint64_t k, uint64_t *ids);
 
 /* EX_YIELD: an mbarrier wait found its phase not over (exec_mbar.c), or lanes went to
  * sleep (nanosleep, which libcu++'s waits back off with); the warp goes on as after
