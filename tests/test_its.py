@@ -129,3 +129,25 @@ def test_debug_build_spins_in_the_kernel(tmp_path, mode):
                f"buf:s32:{nb}:zero", f"buf:s32:{nb}:zero", f"s32:{nb}", sets=mode)
     assert p.returncode == 0, p.stderr[-3000:]
     assert s32s(d, 3) == [len(range(b, n, nb)) for b in range(nb)]
+
+
+SHCAS = ROOT / "tests" / "ptx" / "shcas.sm80.ptx"
+
+
+@pytest.mark.parametrize("sets", [["sim.mode=functional"], ["sched.policy=gto"]] +
+                         [[f"rf.model={m}", "sched.policy=lrr"] for m in models()])
+def test_barrier_waits_for_lanes_still_in_a_cas_loop(tmp_path, sets):
+    """Issue 20, defect 1 (tests/ptx/shcas.cu): on fermi-gtx480's LRR the
+    lanes of a warp contend in an atomicCAS retry loop long enough for the
+    lanes that finished to be let go on (simt_release), after simt_yield had
+    reordered the paths.  __syncthreads() then ran without the warp's lanes
+    still in the loop, and the final reads of the shared bins missed their
+    adds: 2505 of 3000 in timing mode under every model."""
+    n = 3000
+    p, d = run(tmp_path, SHCAS, "sh_cas", 1, 96, f"buf:u32:{n}:rand", f"u32:{n}",
+               "buf:u32:64:zero", "buf:u32:2:zero", sets=["sm.count=1", *sets])
+    assert p.returncode == 0, p.stderr[-3000:]
+    vals = struct.unpack(f"<{n}I", (d / "arg0.bin").read_bytes())
+    bins = struct.unpack("<64I", (d / "arg2.bin").read_bytes())
+    assert list(bins) == [sum(1 for v in vals if v & 63 == b) for b in range(64)]
+    assert struct.unpack("<2I", (d / "arg3.bin").read_bytes())[0] == sum(vals) & 0xffffffff

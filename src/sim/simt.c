@@ -119,42 +119,44 @@ static int simt_release(Warp *w)
 }
 
 /* the top path P reached a warp-synchronous instruction (bar.warp.sync, shfl.sync, ...) or
- * a CTA barrier whose member mask names lanes `missing` that are on sibling paths, where one
- * of them spun and simt_release let lanes go on (SimtEntry.its).  P waits for them there: it
- * becomes their reconvergence entry at its pc, below them, and they run until they reach
- * it, as Volta's convergence would have them.  1 if P now waits; 0 where the lanes are
- * elsewhere or no path was released (P then runs the instruction without them, as a
- * pre-Volta warp does). */
+ * a CTA barrier whose member mask names lanes `missing` that are on other paths which meet
+ * P where P meets them (at P's reconvergence entry R), where one of those paths spun and
+ * simt_release let lanes go on (SimtEntry.its).  P waits for them there: it becomes the
+ * reconvergence entry, at its pc, of its siblings that hold missing lanes, below every
+ * path that will reach R, and they run until they reach it, as Volta's convergence would
+ * have them.  1 if P now waits; 0 where the lanes are elsewhere or no path was released
+ * (P then runs the instruction without them, as a pre-Volta warp does).
+ *
+ * The paths above R are P's siblings (reconvergence pc P.rpc) and the paths nested in
+ * them, whose own reconvergence entries are siblings or other nested paths.  simt_yield
+ * may have reordered them (it moves a leaf to the top), so they need not be contiguous
+ * siblings of P: all of them move above P, in their order, so each nested path keeps its
+ * reconvergence entry below it. */
 int simt_syncwait(Warp *w, uint32_t missing)
 {
-	int32_t top = w->nstk - 1, j;
+	int32_t top = w->nstk - 1, r;
 	SimtEntry p = w->stk[top];
 	uint32_t have = 0;
 	int32_t its = p.its;
 	if (p.call != -1) return 0;
-	for (j = top - 1; j >= 0 && w->stk[j].rpc == p.rpc && w->stk[j].pc != p.rpc; j--) {
-		const SimtEntry *e = &w->stk[j];
+	for (r = top - 1; r >= 0; r--) {           /* R: below P, at P's reconvergence pc */
+		const SimtEntry *e = &w->stk[r];
 		if (e->call != -1) return 0;
+		if (e->pc == p.rpc && (e->rpc != p.rpc || p.rpc < 0)) break;
 		have |= e->mask & missing;
 		its |= e->its;
 	}
 	if (have != missing || !its) return 0;
-	int32_t s0 = j + 1, n = s0, nwait = 0;
-	SimtEntry wait[32];
-	uint32_t mask = p.mask;
-	for (j = s0; j < top; j++) {
-		SimtEntry e = w->stk[j];
-		if (e.mask & missing) {
-			mask |= e.mask;
-			e.rpc = p.pc;
-			wait[nwait++] = e;
-		} else {
-			w->stk[n++] = e;
+	for (int32_t j = r + 1; j < top; j++) {
+		SimtEntry *e = &w->stk[j];
+		if (e->rpc == p.rpc && (e->mask & missing)) {
+			p.mask |= e->mask;
+			e->rpc = p.pc;
 		}
 	}
-	p.mask = mask;
-	w->stk[n++] = p;
-	for (j = 0; j < nwait; j++) w->stk[n++] = wait[j];
+	memmove(&w->stk[r + 2], &w->stk[r + 1], (size_t)(top - r - 1) * sizeof p);
+	w->stk[r + 1] = p;
+	while (w->stk[w->nstk - 1].pc == w->stk[w->nstk - 1].rpc) w->nstk--;   /* placeholders */
 	return 1;
 }
 
