@@ -5,22 +5,25 @@
  * Two registers interfere when one is written where the other holds a
  * value some path still reads (Chaitin; Appel, "Modern Compiler
  * Implementation", 11.1): walking each block backward from its live-out
- * set (live.c), every register an instruction writes gets an edge to
+ * list (live_sets.c), every register an instruction writes gets an edge to
  * everything live after it, except, for a copy `mov d, s`, the source s
  * (so the copy can be coalesced).  The registers one instruction writes
  * also interfere with each other.  A guarded write (@p mov d, ...) kills
  * nothing, as in live.c.
  *
- * Liveness is live.c's per-thread variant: each lane owns its copy of a
- * register, so two values interfere exactly when one thread may need both
- * (the warp-level variant of live_div.c would only add false edges).
+ * Liveness is per thread: each lane owns its copy of a register, so two
+ * values interfere exactly when one thread may need both (the warp-level
+ * variant of live_div.c would only add false edges).  It comes as sorted
+ * lists per block (live_sets.c), and the walk keeps what is live in a
+ * ScanSet, so the build costs what is live and the edges it adds, not
+ * blocks or instructions times the function's registers.
  *
  * Undefined values.  Per-thread liveness treats a register read on some
  * path before any write as live all the way up to the entry: nvcc's PTX
  * does this when a value is set on one side of a branch and read under
  * the same condition later.  The value on the other paths is garbage, so
  * holding it costs nothing: a register is live here only where it is also
- * maybe-defined (some write reaches; a forward dataflow), the refinement
+ * maybe-defined (some write reaches: live_sets.c's in_def), the refinement
  * LLVM and most register allocators make.  Without it such a register
  * would interfere with everything from the entry on.
  *
@@ -178,64 +181,32 @@ void igraph_free(Ra *ra)
 /* ---- building ---------------------------------------------------------------- */
 
 typedef struct Walk {        /* the backward walk over one block */
-	uint64_t *cur;           /* live (and maybe-defined) after the current point */
-	const uint64_t *mdin;    /* maybe-defined on entry to the block */
+	ScanSet cur;              /* live (and maybe-defined) after the current point */
+	int32_t *mem;            /* scratch: cur's members */
+	int32_t *mdstamp;        /* block whose entry some write of the register reaches */
 	int32_t *fdef;           /* first write of each register in the block */
 	int32_t *fstamp;         /* block that fdef belongs to */
 	int32_t blk;
-	int32_t words;           /* uint64_t in cur: covers the registers live.c saw */
 	int32_t nscratch;        /* scratch nodes handed out this round */
 	int32_t weight[3];       /* slots in cur per class */
 	int32_t *buf;            /* reads and writes of one instruction */
 } Walk;
 
-static int bit(const uint64_t *s, int32_t r) { return (int)(s[r >> 6] >> (r & 63) & 1); }
-
-/* is r maybe-defined just before instruction i of the walk's block? */
+/* is r maybe-defined just before instruction i of the walk's block?  Asked
+   only of registers live into the block or written in it before i, for
+   which live_sets.c's in_def says it */
 static int maydef(const Walk *w, int32_t r, int32_t i)
 {
-	return bit(w->mdin, r) || (w->fstamp[r] == w->blk && w->fdef[r] < i);
+	return w->mdstamp[r] == w->blk || (w->fstamp[r] == w->blk && w->fdef[r] < i);
 }
 
 static void cur_set(Ra *ra, Walk *w, int32_t r, int on)
 {
-	uint64_t m = (uint64_t)1 << (r & 63);
-	if (!!(w->cur[r >> 6] & m) == on) return;
-	w->cur[r >> 6] ^= m;
+	if (scanset_has(&w->cur, r) == on) return;
+	if (on) scanset_add(&w->cur, r);
+	else scanset_del(&w->cur, r);
 	int c = ra->cls[r], wt = c == CL_GEN ? ra->wid[r] : 1;
 	w->weight[c] += on ? wt : -wt;
-}
-
-/* maybe-defined sets on block entry: out(b) = in(b) | writes(b) */
-static uint64_t *maydef_in(const Cfg *c, int32_t words, int32_t *buf)
-{
-	const Func *f = c->f;
-	int32_t nb = c->nblock + 1;
-	uint64_t *in = xcalloc((size_t)nb * (size_t)words * 2, sizeof(uint64_t));
-	uint64_t *gen = in + (size_t)nb * (size_t)words;
-	for (int32_t b = 0; b < c->nblock; b++)
-		for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
-			int n = live_defs(f, &f->ins[i], buf, RA_MAXSLOT);
-			for (int k = 0; k < n; k++) gen[(size_t)b * words + (buf[k] >> 6)] |=
-				(uint64_t)1 << (buf[k] & 63);
-		}
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (int32_t k = 0; k < nb; k++) {
-			int32_t b = c->rpo[k];
-			uint64_t *bi = in + (size_t)b * words;
-			for (int32_t p = 0; p < c->blocks[b].npred; p++) {
-				int32_t q = c->blocks[b].pred[p];
-				const uint64_t *qi = in + (size_t)q * words, *qg = gen + (size_t)q * words;
-				for (int32_t j = 0; j < words; j++) {
-					uint64_t v = bi[j] | qi[j] | qg[j];
-					changed |= v != bi[j];
-					bi[j] = v;
-				}
-			}
-		}
-	}
-	return in;
 }
 
 static int is_move(const Ra *ra, const Ins *in)
@@ -308,18 +279,15 @@ static void add_scratch(Ra *ra, Walk *w, const Ins *in, int s, int32_t *press)
 	int n = live_defs(ra->f, in, buf, RA_MAXSLOT);
 	n += live_uses(ra->f, in, buf + n, RA_MAXSLOT - n);
 	for (int k = 0; k < s; k++) {
-		int32_t x = scratch_node(ra, w);
-		for (int32_t j = 0; j < w->words; j++)
-			for (uint64_t m = w->cur[j]; m; m &= m - 1) {
-				int32_t r = j * 64 + __builtin_ctzll(m);
-				if (ra->cls[r] == CL_GEN) igraph_add(ra, x, r);
-			}
+		int32_t x = scratch_node(ra, w), nm = scanset_members(&w->cur, w->mem);
+		for (int32_t j = 0; j < nm; j++)
+			if (ra->cls[w->mem[j]] == CL_GEN) igraph_add(ra, x, w->mem[j]);
 		for (int q = 0; q < n; q++)
 			if (ra->cls[buf[q]] == CL_GEN) igraph_add(ra, x, buf[q]);
 		for (int32_t q = base; q < w->nscratch - 1; q++) igraph_add(ra, x, ra->pool.v[q]);
 	}
 	for (int q = 0; q < n; q++) {
-		int dup = bit(w->cur, buf[q]);
+		int dup = scanset_has(&w->cur, buf[q]);
 		for (int p = 0; p < q && !dup; p++) dup = buf[p] == buf[q];
 		if (!dup && ra->cls[buf[q]] == CL_GEN) extra += ra->wid[buf[q]];
 	}
@@ -344,12 +312,12 @@ static void walk_ins(Ra *ra, Walk *w, int32_t i, double wt)
 		int32_t d = buf[k];
 		int cl = ra->cls[d];
 		ra->cost[d] += wt;
-		if (!bit(w->cur, d)) press[cl] += cl == CL_GEN ? ra->wid[d] : 1;
-		for (int32_t j = 0; j < w->words; j++)
-			for (uint64_t m = w->cur[j]; m; m &= m - 1) {
-				int32_t r = j * 64 + __builtin_ctzll(m);
-				if (r != d && r != src && ra->cls[r] == cl) igraph_add(ra, d, r);
-			}
+		if (!scanset_has(&w->cur, d)) press[cl] += cl == CL_GEN ? ra->wid[d] : 1;
+		int32_t nm = scanset_members(&w->cur, w->mem);
+		for (int32_t j = 0; j < nm; j++) {
+			int32_t r = w->mem[j];
+			if (r != d && r != src && ra->cls[r] == cl) igraph_add(ra, d, r);
+		}
 		for (int q = 0; q < k; q++)
 			if (ra->cls[buf[q]] == cl) igraph_add(ra, d, buf[q]);
 	}
@@ -436,7 +404,7 @@ static void make_pool(Ra *ra)
 }
 
 /* block b, backward from its live-out set */
-static void walk_block(Ra *ra, Walk *w, const Cfg *c, const Live *l, int32_t b)
+static void walk_block(Ra *ra, Walk *w, const Cfg *c, const LiveSets *l, int32_t b)
 {
 	const Func *f = ra->f;
 	const Block *bb = &c->blocks[b];
@@ -448,19 +416,19 @@ static void walk_block(Ra *ra, Walk *w, const Cfg *c, const Live *l, int32_t b)
 			w->fdef[w->buf[k]] = i;
 		}
 	}
-	memset(w->cur, 0, sizeof(uint64_t) * (size_t)w->words);
+	for (int32_t k = l->in_start[b]; k < l->in_start[b + 1]; k++)
+		if (l->in_def[k]) w->mdstamp[l->in[k]] = b;
+	scanset_clear(&w->cur);
 	memset(w->weight, 0, sizeof w->weight);
-	const uint64_t *out = l->blk_out + (size_t)b * (size_t)w->words;
-	for (int32_t j = 0; j < w->words; j++)
-		for (uint64_t m = out[j]; m; m &= m - 1) {
-			int32_t r = j * 64 + __builtin_ctzll(m);
-			if (ra->cls[r] && maydef(w, r, bb->last + 1)) cur_set(ra, w, r, 1);
-		}
+	for (int32_t k = l->out_start[b]; k < l->out_start[b + 1]; k++) {
+		int32_t r = l->out[k];
+		if (ra->cls[r] && maydef(w, r, bb->last + 1)) cur_set(ra, w, r, 1);
+	}
 	double wt = depth_weight(c, b);
 	for (int32_t i = bb->last; i >= bb->first; i--) walk_ins(ra, w, i, wt);
 }
 
-void igraph_build(Ra *ra, const Cfg *c, const Live *l)
+void igraph_build(Ra *ra, const Cfg *c, const LiveSets *l)
 {
 	classify(ra);
 	for (int32_t r = 0; r < ra->n; r++) {
@@ -473,23 +441,18 @@ void igraph_build(Ra *ra, const Cfg *c, const Live *l)
 	make_pool(ra);
 	Walk w = {0};
 	int32_t n0 = ra->n;
-	w.words = l->words;
+	size_t nr = (size_t)n0 + 1;
 	w.buf = xmalloc(sizeof(int32_t) * RA_MAXSLOT);
-	w.cur = xmalloc(sizeof(uint64_t) * (size_t)w.words);
-	w.fdef = xmalloc(sizeof(int32_t) * (size_t)n0 * 2 + 1);
-	w.fstamp = w.fdef + n0;
-	for (int32_t r = 0; r < n0; r++) w.fstamp[r] = -1;
-	uint64_t *mdin = maydef_in(c, w.words, w.buf);
-	for (int32_t b = 0; b < c->nblock; b++) {
-		w.mdin = mdin + (size_t)b * (size_t)w.words;
-		walk_block(ra, &w, c, l, b);
-	}
+	scanset_init(&w.cur, n0 + 1);
+	w.mem = xmalloc(sizeof(int32_t) * nr);
+	w.fdef = xmalloc(sizeof(int32_t) * nr * 3);
+	w.fstamp = w.fdef + nr, w.mdstamp = w.fstamp + nr;
+	for (size_t r = 0; r < nr; r++) w.fstamp[r] = w.mdstamp[r] = -1;
+	for (int32_t b = 0; b < c->nblock; b++) walk_block(ra, &w, c, l, b);
 	for (int32_t r = 0; r < ra->n; r++)
 		if (ra->temp[r] || (ra->cls[r] == CL_GEN && ra->wid[r] > 2)) ra->cost[r] = 1e300;
 	rank_defs(ra, c, w.buf);
 	finish(ra);
-	free(mdin);
-	free(w.buf);
-	free(w.cur);
-	free(w.fdef);
+	free(w.buf), free(w.mem), free(w.fdef);
+	scanset_free(&w.cur);
 }

@@ -35,6 +35,11 @@
  * top of this by live_div.c, using Cfg.ipdom; its essay says which
  * consumer uses which.
  *
+ * Size.  The sets are bit sets over every register at every block and
+ * instruction: right for allocated code (a few hundred registers), and
+ * quadratic on nvcc's virtual registers, so the passes that run before
+ * allocation use live_sets.c's per-block lists instead.
+ *
  * Not modelled: the carry flag of add.cc/addc (no register id), special
  * registers (read-only, not allocated).
  */
@@ -247,7 +252,7 @@ static void find_uses(Live *l, int32_t *buf)
 	}
 }
 
-static Live *compute(const Cfg *c, int per_instruction)
+Live *live_compute(const Cfg *c)
 {
 	Arena *a = arena_new();
 	Live *l = arena_alloc(a, sizeof *l);
@@ -261,29 +266,18 @@ static Live *compute(const Cfg *c, int per_instruction)
 	l->blk_out = arena_alloc(a, sizeof(uint64_t) * nset);
 	int32_t *buf = xmalloc(sizeof(int32_t) * MAXSLOT);
 	uint64_t *gen = xcalloc(nset, sizeof(uint64_t)), *kill = xcalloc(nset, sizeof(uint64_t));
-	if (per_instruction) {
-		l->ins_in = arena_alloc(a, sizeof(uint64_t) * (size_t)f->nins * (size_t)l->words);
-		find_uses(l, buf);
-	}
+	l->ins_in = arena_alloc(a, sizeof(uint64_t) * (size_t)f->nins * (size_t)l->words);
+	find_uses(l, buf);
 	for (int32_t b = 0; b < c->nblock; b++)
 		gen_kill(l, b, set_of(l, gen, b), set_of(l, kill, b), buf);
 	solve(l, gen, kill);
-	if (per_instruction) per_ins(l, buf);
+	per_ins(l, buf);
 	free(gen);
 	free(kill);
 	free(buf);
 	return l;
 }
 
-Live *live_compute(const Cfg *c)
-{
-	return compute(c, 1);
-}
-
-Live *live_compute_blocks(const Cfg *c)
-{
-	return compute(c, 0);
-}
 
 void live_free(Live *l)
 {

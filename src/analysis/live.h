@@ -44,14 +44,57 @@ typedef struct Live {
 
 /* per-thread liveness (live.c): what register allocation uses */
 Live *live_compute(const Cfg *c);
-/* only the per-block sets blk_in, blk_out (ins_in, use_* are NULL, maxlive
-   0): what a pass that walks the blocks itself needs (igraph.c) */
-Live *live_compute_blocks(const Cfg *c);
 /* warp-level, divergence-aware liveness (live_div.c, RegMutex section III-A1):
    per-thread sets widened over divergent regions up to the reconvergence
    point; same fields, warp = 1 */
 Live *live_compute_div(const Cfg *c);
 void live_free(Live *l);
+
+/* per-block liveness as sorted register lists (live_sets.c): what the passes
+   on virtual registers use, in time and memory proportional to the sets */
+typedef struct LiveSets {
+	const Cfg *c;
+	struct Arena *arena;     /* owns every array below */
+	int32_t *in_start;       /* nblock + 2: live into block b are the registers */
+	int32_t *in;             /*   in[in_start[b] .. in_start[b + 1]), ascending */
+	uint8_t *in_def;         /* per entry of in: some write of it reaches b's entry */
+	int32_t *out_start;      /* nblock + 2: live out of block b, the same way */
+	int32_t *out;
+} LiveSets;
+
+LiveSets *live_sets(const Cfg *c);
+void live_sets_free(LiveSets *ls);
+
+/* a register set that lists and empties itself in time proportional to its
+   members, not to the registers there are: a bit set with a summary bit per
+   64-bit word (live_sets.c) */
+typedef struct ScanSet {
+	uint64_t *w;             /* bit r: r is in the set */
+	uint64_t *top;           /* bit j: w[j] is not zero */
+	int32_t words;           /* uint64_t in w */
+} ScanSet;
+
+void scanset_init(ScanSet *s, int32_t nreg);   /* empty, for registers 0 .. nreg - 1 */
+void scanset_free(ScanSet *s);
+int32_t scanset_members(const ScanSet *s, int32_t *out);   /* ascending; how many */
+void scanset_clear(ScanSet *s);
+
+static inline int scanset_has(const ScanSet *s, int32_t r)
+{
+	return (int)(s->w[r >> 6] >> (r & 63) & 1);
+}
+
+static inline void scanset_add(ScanSet *s, int32_t r)
+{
+	s->w[r >> 6] |= (uint64_t)1 << (r & 63);
+	s->top[r >> 12] |= (uint64_t)1 << (r >> 6 & 63);
+}
+
+static inline void scanset_del(ScanSet *s, int32_t r)
+{
+	s->w[r >> 6] &= ~((uint64_t)1 << (r & 63));
+	if (!s->w[r >> 6]) s->top[r >> 12] &= ~((uint64_t)1 << (r >> 6 & 63));
+}
 /* the registers an instruction reads / writes into reg[0 .. max), canonical
    order; returns how many there are (which may exceed max) */
 int live_uses(const Func *f, const Ins *in, int32_t *reg, int max);

@@ -92,7 +92,7 @@ static inline int32_t igraph_nb(const Ra *ra, int32_t x, int32_t i)
 void ra_grow(Ra *ra, int32_t n);                  /* per-register arrays hold n ids */
 int32_t ra_new_reg(Ra *ra, PtxType t, int temp);  /* a fresh register id */
 int ra_reg_width(PtxType t);                      /* slots: 1, 2, 4; 0 for predicates */
-void igraph_build(Ra *ra, const Cfg *c, const Live *l);
+void igraph_build(Ra *ra, const Cfg *c, const LiveSets *l);
 void igraph_free(Ra *ra);
 int igraph_edge(Ra *ra, int32_t a, int32_t b);   /* reps a and b interfere */
 void igraph_add(Ra *ra, int32_t a, int32_t b);

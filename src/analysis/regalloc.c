@@ -563,9 +563,9 @@ static int round_once(Ra *ra)
 {
 	Func *f = ra->f;
 	Cfg *c = cfg_build(f);
-	Live *l = live_compute_blocks(c);
+	LiveSets *l = live_sets(c);
 	igraph_build(ra, c, l);
-	live_free(l);
+	live_sets_free(l);
 	if (ra->st->rounds++ == 0) {
 		ra->st->pressure = ra->pressure[CL_GEN];
 		ra->st->moves = ra->nmv;

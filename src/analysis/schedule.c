@@ -34,7 +34,9 @@
  *
  * Heuristic.  Each region's peak is measured exactly (backward liveness
  * over the region from the registers live after it, in 32-bit slots: a
- * 64-bit value takes two).  First every region is scheduled in pure
+ * 64-bit value takes two; what is live at the regions' ends comes from one
+ * backward walk per block from live_sets.c's lists, kept as lists, so the
+ * pass costs what is live there, not regions times registers).  First every region is scheduled in pure
  * pressure mode, giving the least peak this heuristic finds; the
  * function's budget is the largest region peak once every region takes
  * the better of its two orders (no region can lower the register count
@@ -66,8 +68,9 @@ enum { MAXOPR = 64,          /* reads or writes of one instruction we handle */
 typedef struct Region {
 	const Func *f;
 	int32_t s, n;            /* instructions f->ins[s .. s + n) */
-	int32_t words;           /* uint64_t per register set */
-	const uint64_t *in, *out;/* live before the region and after it */
+	int32_t id;              /* its index among the function's regions */
+	const int32_t *in, *out; /* live before the region and after it (lists) */
+	int32_t nin, nout;
 	int32_t *ustart, *ureg;  /* n + 1: reads of local instruction i: ureg[ustart[i] ..) */
 	int32_t *dstart, *dreg;  /* the same for writes */
 	uint8_t *guarded;        /* n: 1 if the instruction has a guard (its writes may not
@@ -82,7 +85,11 @@ typedef struct Sched {       /* per-function scratch */
 	int32_t *rem;            /* nreg: unscheduled reads within the region */
 	int32_t *lastdef;        /* nreg: local index of the last write so far, -1 */
 	int32_t *rdhead;         /* nreg: readers since that write (list into rdnode) */
-	uint64_t *live;          /* working register set */
+	ScanSet live;             /* working register set */
+	int32_t *outmark;        /* nreg: id of the region the register is live after */
+	int32_t *bstart, *breg;  /* live before region k: breg[bstart[2k] ..), after it:
+	                            breg[bstart[2k + 1] ..), bstart[2k + 2] entries in all */
+	int32_t *mem;            /* nreg: scratch for a set's members */
 } Sched;
 
 static int clock_sreg(int32_t r)
@@ -205,45 +212,48 @@ static void region_deps(Region *r, Sched *sc)
 
 typedef struct Peak { int32_t gen, pred; } Peak;
 
-static void set_add(const Sched *sc, uint64_t *s, int32_t g, int32_t w[2])
+static void set_add(Sched *sc, int32_t g, int32_t w[2])
 {
-	if (live_has(s, g)) return;
-	s[g >> 6] |= 1ull << (g & 63);
+	if (scanset_has(&sc->live, g)) return;
+	scanset_add(&sc->live, g);
 	w[sc->wid[g] ? 0 : 1] += sc->wid[g] ? sc->wid[g] : 1;
 }
 
-static void set_del(const Sched *sc, uint64_t *s, int32_t g, int32_t w[2])
+static void set_del(Sched *sc, int32_t g, int32_t w[2])
 {
-	if (!live_has(s, g)) return;
-	s[g >> 6] &= ~(1ull << (g & 63));
+	if (!scanset_has(&sc->live, g)) return;
+	scanset_del(&sc->live, g);
 	w[sc->wid[g] ? 0 : 1] -= sc->wid[g] ? sc->wid[g] : 1;
+}
+
+static int live_after(const Region *r, const Sched *sc, int32_t g)
+{
+	return sc->outmark[g] == r->id;
 }
 
 /* the exact peak of order ord: backward liveness from the registers live
    after the region; the point of an instruction counts its writes too.
    Leaves in sc->live the registers live before the region, which no legal
    order changes */
-static Peak region_peak(const Region *r, const Sched *sc, const int32_t *ord)
+static Peak region_peak(const Region *r, Sched *sc, const int32_t *ord)
 {
-	uint64_t *s = sc->live;
 	int32_t w[2] = {0, 0};
-	memset(s, 0, sizeof(uint64_t) * (size_t)r->words);
-	for (int32_t j = 0; j < r->words; j++)
-		for (uint64_t m = r->out[j]; m; m &= m - 1) set_add(sc, s, j * 64 + __builtin_ctzll(m), w);
+	scanset_clear(&sc->live);
+	for (int32_t j = 0; j < r->nout; j++) set_add(sc, r->out[j], w);
 	Peak p = {w[0], w[1]};
 	for (int32_t k = r->n - 1; k >= 0; k--) {
 		int32_t i = ord[k], pt[2] = {w[0], w[1]};
 		for (int32_t q = r->dstart[i]; q < r->dstart[i + 1]; q++) {
 			int32_t g = r->dreg[q];
-			int dup = live_has(s, g);
+			int dup = scanset_has(&sc->live, g);
 			for (int32_t z = r->dstart[i]; z < q && !dup; z++) dup = r->dreg[z] == g;
 			if (!dup) pt[sc->wid[g] ? 0 : 1] += sc->wid[g] ? sc->wid[g] : 1;
 		}
 		if (pt[0] > p.gen) p.gen = pt[0];
 		if (pt[1] > p.pred) p.pred = pt[1];
 		for (int32_t q = r->dstart[i]; q < r->dstart[i + 1] && !r->guarded[i]; q++)
-			set_del(sc, s, r->dreg[q], w);
-		for (int32_t q = r->ustart[i]; q < r->ustart[i + 1]; q++) set_add(sc, s, r->ureg[q], w);
+			set_del(sc, r->dreg[q], w);
+		for (int32_t q = r->ustart[i]; q < r->ustart[i + 1]; q++) set_add(sc, r->ureg[q], w);
 		if (w[0] > p.gen) p.gen = w[0];
 		if (w[1] > p.pred) p.pred = w[1];
 	}
@@ -264,7 +274,7 @@ static int ends(const Region *r, const Sched *sc, int32_t i, int32_t g)
 {
 	int32_t occ = 0;
 	for (int32_t q = r->ustart[i]; q < r->ustart[i + 1]; q++) occ += r->ureg[q] == g;
-	return occ && sc->rem[g] == occ && !live_has(r->out, g) && live_has(sc->live, g);
+	return occ && sc->rem[g] == occ && !live_after(r, sc, g) && scanset_has(&sc->live, g);
 }
 
 /* general slots instruction i would add to those live, less those it frees */
@@ -279,7 +289,7 @@ static int32_t delta(const Region *r, const Sched *sc, int32_t i)
 	for (int32_t q = r->dstart[i]; q < r->dstart[i + 1]; q++) {
 		int32_t g = r->dreg[q], dup = 0;
 		for (int32_t z = r->dstart[i]; z < q && !dup; z++) dup = r->dreg[z] == g;
-		if (!dup && (!live_has(sc->live, g) || ends(r, sc, i, g))) d += sc->wid[g];
+		if (!dup && (!scanset_has(&sc->live, g) || ends(r, sc, i, g))) d += sc->wid[g];
 	}
 	return d;
 }
@@ -328,11 +338,11 @@ static void retire(const Region *r, Sched *sc, List *ls, int32_t x)
 	for (int32_t q = r->ustart[x]; q < r->ustart[x + 1]; q++) sc->rem[r->ureg[q]]--;
 	for (int32_t q = r->ustart[x]; q < r->ustart[x + 1]; q++) {
 		int32_t g = r->ureg[q];
-		if (!sc->rem[g] && !live_has(r->out, g)) set_del(sc, sc->live, g, w);
+		if (!sc->rem[g] && !live_after(r, sc, g)) set_del(sc, g, w);
 	}
 	for (int32_t q = r->dstart[x]; q < r->dstart[x + 1]; q++) {
 		int32_t g = r->dreg[q];
-		if (sc->rem[g] || live_has(r->out, g)) set_add(sc, sc->live, g, w);
+		if (sc->rem[g] || live_after(r, sc, g)) set_add(sc, g, w);
 	}
 	ls->cur = w[0];
 	ls->cnt[r->deadline[x]]--;
@@ -352,10 +362,8 @@ static void region_order(const Region *r, Sched *sc, int32_t budget, int32_t *or
 	ls.cnt = xcalloc((size_t)r->n + 1, sizeof(int32_t));
 	memcpy(ls.left, r->npred, sizeof(int32_t) * (size_t)r->n);
 	int32_t w[2] = {0, 0};
-	memset(sc->live, 0, sizeof(uint64_t) * (size_t)r->words);
-	for (int32_t j = 0; j < r->words; j++)
-		for (uint64_t m = r->in[j]; m; m &= m - 1)
-			set_add(sc, sc->live, j * 64 + __builtin_ctzll(m), w);
+	scanset_clear(&sc->live);
+	for (int32_t j = 0; j < r->nin; j++) set_add(sc, r->in[j], w);
 	ls.cur = w[0];
 	for (int32_t q = 0; q < r->ustart[r->n]; q++) sc->rem[r->ureg[q]]++;
 	for (int32_t i = 0; i < r->n; i++) {
@@ -403,12 +411,15 @@ static int32_t regions_of(const Func *f, const Cfg *c, int32_t *rs, int32_t *re)
 	return nr;
 }
 
-static int region_init(Region *r, const Func *f, const Live *l, Sched *sc, int32_t s, int32_t e)
+static int region_init(Region *r, const Func *f, Sched *sc, int32_t k, int32_t s, int32_t e)
 {
 	memset(r, 0, sizeof *r);
-	r->f = f, r->s = s, r->n = e - s, r->words = l->words;
-	r->in = live_in(l, s);
-	r->out = live_out(l, e - 1);
+	r->f = f, r->s = s, r->n = e - s, r->id = k;
+	r->in = sc->breg + sc->bstart[2 * k];
+	r->nin = sc->bstart[2 * k + 1] - sc->bstart[2 * k];
+	r->out = sc->breg + sc->bstart[2 * k + 1];
+	r->nout = sc->bstart[2 * k + 2] - sc->bstart[2 * k + 1];
+	for (int32_t j = 0; j < r->nout; j++) sc->outmark[r->out[j]] = k;
 	if (!region_operands(r)) return 0;
 	region_deps(r, sc);
 	return 1;
@@ -426,16 +437,73 @@ static void apply(Func *f, const Region *r, const int32_t *ord, SchedStats *st)
 	st->reordered++;
 }
 
+/* 1 if sc->live holds exactly the registers live before r: what any legal
+   order leaves there */
+static int live_before(const Region *r, Sched *sc)
+{
+	if (scanset_members(&sc->live, sc->mem) != r->nin) return 0;
+	return !memcmp(sc->mem, r->in, sizeof(int32_t) * (size_t)r->nin);
+}
+
+typedef struct Pool { int32_t *v; size_t n, cap; } Pool;
+
+/* the members of set into p; where they start */
+static int32_t pool_put(Pool *p, const ScanSet *set, int32_t *len)
+{
+	VEC_RESERVE(p->v, p->cap, p->n + (size_t)set->words * 64);
+	int32_t at = (int32_t)p->n;
+	*len = scanset_members(set, p->v + p->n);
+	p->n += (size_t)*len;
+	return at;
+}
+
+/* sc->bstart, sc->breg: the registers live before and after each region
+   [rs[k], re[k]), by a backward walk of each block from its live-out list
+   (regions come in block order, ascending) with live.c's transfer: an
+   unguarded write ends a value, a read starts one */
+static void region_live(const Func *f, const Cfg *c, const LiveSets *ls, const int32_t *rs,
+                        const int32_t *re, int32_t nr, Sched *sc)
+{
+	enum { MAXSLOT = 1 + INS_MAXOPD * 256 };
+	int32_t *at = xmalloc(sizeof(int32_t) * ((size_t)nr * 4 + 1)), *len = at + 2 * nr;
+	int32_t *buf = xmalloc(sizeof(int32_t) * MAXSLOT);
+	Pool pool = {0};
+	ScanSet *cur = &sc->live;
+	for (int32_t b = 0, k = 0; b < c->nblock && k < nr; b++) {
+		const Block *bb = &c->blocks[b];
+		int32_t kb = k;
+		while (k < nr && rs[k] <= bb->last) k++;
+		scanset_clear(cur);
+		for (int32_t q = ls->out_start[b]; q < ls->out_start[b + 1] && kb < k; q++)
+			scanset_add(cur, ls->out[q]);
+		for (int32_t i = bb->last, j = k - 1; j >= kb; i--) {
+			if (i == re[j] - 1) at[2 * j + 1] = pool_put(&pool, cur, &len[2 * j + 1]);
+			const Ins *in = &f->ins[i];
+			int nd = in->guard < 0 ? live_defs(f, in, buf, MAXSLOT) : 0;
+			for (int q = 0; q < nd; q++) scanset_del(cur, buf[q]);
+			int nu = live_uses(f, in, buf, MAXSLOT);
+			for (int q = 0; q < nu; q++) scanset_add(cur, buf[q]);
+			if (i == rs[j]) at[2 * j] = pool_put(&pool, cur, &len[2 * j]), j--;
+		}
+	}
+	sc->bstart = xmalloc(sizeof(int32_t) * ((size_t)nr * 2 + 1));
+	sc->breg = xmalloc(sizeof(int32_t) * (pool.n + 1));
+	sc->bstart[0] = 0;
+	for (int32_t k = 0; k < 2 * nr; k++) {
+		memcpy(sc->breg + sc->bstart[k], pool.v + at[k], sizeof(int32_t) * (size_t)len[k]);
+		sc->bstart[k + 1] = sc->bstart[k] + len[k];
+	}
+	scanset_clear(cur);
+	free(at), free(buf), free(pool.v);
+}
+
 /* the better order of region k: new peak into *got, 1 if it beats nvcc's */
 static int better(const Region *r, Sched *sc, int32_t budget, Peak p0, int32_t npred,
                   int32_t *ord, Peak *got)
 {
-	uint64_t *in0 = xmalloc(sizeof(uint64_t) * ((size_t)r->words + 1));
-	memcpy(in0, sc->live, sizeof(uint64_t) * (size_t)r->words);
 	region_order(r, sc, budget, ord);
 	*got = region_peak(r, sc, ord);
-	assert(!memcmp(in0, sc->live, sizeof(uint64_t) * (size_t)r->words));
-	free(in0);
+	assert(live_before(r, sc));
 	int32_t plim = p0.pred > npred ? p0.pred : npred;
 	return got->gen < p0.gen && got->pred <= plim;
 }
@@ -447,7 +515,7 @@ void schedule_func(Func *f, int32_t npred, SchedStats *st)
 	memset(st, 0, sizeof *st);
 	if (f->nins < 2) return;
 	Cfg *c = cfg_build(f);
-	Live *l = live_compute(c);
+	LiveSets *l = live_sets(c);
 	Sched sc = {0};
 	size_t nreg = (size_t)f->nreg + 1;
 	sc.wid = xmalloc(nreg);
@@ -456,10 +524,15 @@ void schedule_func(Func *f, int32_t npred, SchedStats *st)
 	sc.lastdef = xmalloc(sizeof(int32_t) * nreg);
 	sc.rdhead = xmalloc(sizeof(int32_t) * nreg);
 	for (size_t g = 0; g < nreg; g++) sc.lastdef[g] = sc.rdhead[g] = -1;
-	sc.live = xcalloc((size_t)l->words + 1, sizeof(uint64_t));
+	scanset_init(&sc.live, f->nreg);
+	sc.mem = xmalloc(sizeof(int32_t) * nreg);
+	sc.outmark = xmalloc(sizeof(int32_t) * nreg);
+	for (size_t g = 0; g < nreg; g++) sc.outmark[g] = -1;
 	int32_t *rs = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	int32_t *re = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	int32_t nr = regions_of(f, c, rs, re), budget = 0;
+	region_live(f, c, l, rs, re, nr, &sc);
+	live_sets_free(l);
 	Peak *p0 = xcalloc((size_t)nr + 1, sizeof(Peak));
 	int32_t *ord = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	int32_t *id = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
@@ -469,7 +542,7 @@ void schedule_func(Func *f, int32_t npred, SchedStats *st)
 	for (int32_t k = 0; k < nr; k++) {
 		Region r;
 		Peak got;
-		if (!region_init(&r, f, l, &sc, rs[k], re[k])) {
+		if (!region_init(&r, f, &sc, k, rs[k], re[k])) {
 			p0[k].gen = -1;         /* left alone: too many operands */
 			region_free(&r);
 			continue;
@@ -485,7 +558,7 @@ void schedule_func(Func *f, int32_t npred, SchedStats *st)
 	for (int32_t k = 0; k < nr; k++) {
 		Region r;
 		Peak got = p0[k];
-		if (p0[k].gen > budget && region_init(&r, f, l, &sc, rs[k], re[k])) {
+		if (p0[k].gen > budget && region_init(&r, f, &sc, k, rs[k], re[k])) {
 			region_peak(&r, &sc, id);
 			if (better(&r, &sc, budget, p0[k], npred, ord, &got) && got.gen <= budget)
 				apply(f, &r, ord, st);
@@ -499,7 +572,8 @@ void schedule_func(Func *f, int32_t npred, SchedStats *st)
 		if (got.gen > st->peak_after) st->peak_after = got.gen;
 	}
 	free(p0), free(ord), free(id), free(rs), free(re);
-	free(sc.wid), free(sc.rem), free(sc.lastdef), free(sc.rdhead), free(sc.live);
-	live_free(l);
+	free(sc.wid), free(sc.rem), free(sc.lastdef), free(sc.rdhead), free(sc.mem);
+	free(sc.outmark), free(sc.bstart), free(sc.breg);
+	scanset_free(&sc.live);
 	cfg_free(c);
 }

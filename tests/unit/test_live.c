@@ -420,3 +420,59 @@ TEST(live_ptx_files)
 {
 	tf_each_ptx(check_ptx_func);
 }
+
+/* ---- live_sets: the per-block lists against live_compute's bit sets ---------- */
+
+static void check_sets(const Cfg *c)
+{
+	Live *l = live_compute(c);
+	LiveSets *s = live_sets(c);
+	uint64_t *md = live_maydef(c, l->words);
+	for (int32_t b = 0; b <= c->nblock; b++) {
+		const uint64_t *bi = l->blk_in + (size_t)b * (size_t)l->words;
+		const uint64_t *bo = l->blk_out + (size_t)b * (size_t)l->words;
+		const uint64_t *mi = md + (size_t)(b < c->nblock ? c->blocks[b].first : c->f->nins) *
+		                     (size_t)l->words;
+		CHECK_EQ(s->in_start[b + 1] - s->in_start[b], live_count(l, bi));
+		CHECK_EQ(s->out_start[b + 1] - s->out_start[b], live_count(l, bo));
+		for (int32_t k = s->in_start[b]; k < s->in_start[b + 1]; k++) {
+			CHECK(live_has(bi, s->in[k]));
+			CHECK(k == s->in_start[b] || s->in[k - 1] < s->in[k]);
+			if (b < c->nblock) CHECK_EQ(s->in_def[k], live_has(mi, s->in[k]));
+		}
+		for (int32_t k = s->out_start[b]; k < s->out_start[b + 1]; k++) {
+			CHECK(live_has(bo, s->out[k]));
+			CHECK(k == s->out_start[b] || s->out[k - 1] < s->out[k]);
+		}
+	}
+	free(md);
+	live_sets_free(s);
+	live_free(l);
+}
+
+TEST(live_sets_random)
+{
+	uint64_t r = 0xC0FFEEull;
+	int fails = unit_failed_checks;
+	for (int it = 0; it < 1500 && unit_failed_checks == fails; it++) {
+		int n = (int)(rnd(&r) % 40), nlab = (int)(rnd(&r) % 8);
+		int nr = 2 + (int)(rnd(&r) % (it % 10 == 0 ? 140 : 8));
+		Cfg *c = cfg_build(random_func(&tf, &r, n, nlab, nr));
+		check_sets(c);
+		cfg_free(c);
+	}
+}
+
+static void check_sets_func(const Module *m, const Func *f, const char *path)
+{
+	(void)m;
+	(void)path;
+	Cfg *c = cfg_build(f);
+	check_sets(c);
+	cfg_free(c);
+}
+
+TEST(live_sets_ptx_files)
+{
+	tf_each_ptx(check_sets_func);
+}
