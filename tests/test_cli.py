@@ -482,6 +482,71 @@ def test_stats_unwritable(scale, tmp_path):
     assert p.returncode == 2 and "s.json" in p.stderr
 
 
+# ---- input files: bounded, and text without NUL bytes ---------------------
+
+def capped(*args, cwd=None):
+    """rfsim with its address space capped at 4 GiB, so that a read with no bound
+    fails fast instead of filling the machine's memory (not under ASan, whose
+    shadow memory needs terabytes of address space)."""
+    ldd = subprocess.run(["ldd", str(RFSIM)], capture_output=True, text=True).stdout
+
+    def cap():
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    return subprocess.run([str(RFSIM), *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=60, preexec_fn=None if "libasan" in ldd else cap)
+
+
+def test_endless_and_huge_inputs_stop_at_their_limit(tmp_path):
+    # issue 20, item 5: /dev/zero or /dev/urandom as any input file grew until memory
+    # ran out; each kind of file now has a limit, named with the file
+    noop = put(tmp_path, "noop.ptx", NOOP)
+    big = tmp_path / "big.ptx"
+    with open(big, "wb") as f:                       # sparse: measured, never read
+        f.truncate(200 << 20)
+    inc = put(tmp_path, "inc.cfg", "include = /dev/zero\n")
+    cases = [
+        (["config", "-c", "/dev/zero"], "/dev/zero: more than 1 MiB, the limit for a config file"),
+        (["config", "-c", "/dev/urandom"], "/dev/urandom: more than 1 MiB, the limit for a config file"),
+        (["config", "-c", inc], "/dev/zero: more than 1 MiB, the limit for a config file"),
+        (["run", "/dev/zero", "-g", 1, "-b", 1], "/dev/zero: more than 128 MiB, the limit for a PTX file"),
+        (["analyze", "/dev/zero"], "/dev/zero: more than 128 MiB, the limit for a PTX file"),
+        (["analyze", big], f"{big}: 209715200 bytes, more than 128 MiB, the limit for a PTX file"),
+        (["run", noop, "-g", 1, "-b", 1, "-a", "buf:u8:16:file=/dev/zero"],
+         "/dev/zero: more than 16 bytes, the buffer's size"),
+        (["sweep", "/dev/zero"], "/dev/zero: more than 4 MiB, the limit for a sweep file"),
+    ]
+    for argv, says in cases:
+        p = capped(*argv)
+        assert p.returncode == 2 and says in p.stderr, (argv, p.returncode, p.stderr[-500:])
+
+
+def test_nul_byte_in_a_config_file_is_located(tmp_path):
+    # issue 20, item 6: the NUL ended the file silently (exit 0, line 2 ignored)
+    cfg = tmp_path / "nul.cfg"
+    cfg.write_bytes(b"# mine\nsm.count = 2\x00sm.count = 0\n")
+    p = rfsim("config", "-c", cfg)
+    assert p.returncode == 2 and p.stdout == ""
+    assert f"{cfg}:2:13: a NUL byte (a config file is text)" in p.stderr, p.stderr
+    inc = put(tmp_path, "inc.cfg", "include = nul.cfg\n")  # included: the same message
+    p = rfsim("config", "-c", inc)
+    assert p.returncode == 2 and f"{cfg}:2:13:" in p.stderr, p.stderr
+
+
+def test_nul_byte_in_ptx_is_located_but_fatbin_padding_is_not(tmp_path):
+    # a NUL inside PTX is a located error, not the end of the text; NULs that run to
+    # the end are the padding of PTX taken from a fatbin, and load
+    text = NOOP.encode()
+    mid = tmp_path / "mid.ptx"
+    mid.write_bytes(text.replace(b"ret;", b"\x00ret;"))
+    p = rfsim("analyze", mid)
+    assert p.returncode == 2, p.stderr
+    assert re.search(re.escape(str(mid)) + rf":{line_of(NOOP, 'ret;')}:\d+:", p.stderr), p.stderr
+    pad = tmp_path / "pad.ptx"
+    pad.write_bytes(text + b"\x00" * 7)
+    ok(rfsim("run", pad, "-g", 1, "-b", 1, "-a", "buf:u8:4:zero"))
+
+
 # ---- built-in workloads ------------------------------------------------
 
 def test_list_shows_workloads_and_configs():

@@ -203,6 +203,26 @@ def test_sweep_file_errors(tmp_path):
     assert ok(rfsim("sweep", "--help")).stdout.startswith("usage: rfsim sweep")
 
 
+def test_sweep_and_results_files_are_bounded_text(tmp_path):
+    # issue 20, items 5 and 6: a NUL ended the file, exit 0; a huge CSV filled memory
+    # (/dev/zero as a sweep file: test_cli's test_endless_and_huge_inputs_...)
+    f = tmp_path / "n.sweep"
+    f.write_bytes(b"workloads = saxpy\n\x00axis seed = 1, 1\n")
+    p = rfsim("sweep", f, timeout=30)
+    assert p.returncode == 2 and p.stdout == ""
+    assert f"{f}:2:1: a NUL byte (a sweep file is text)" in p.stderr, p.stderr
+    csv_ = tmp_path / "n.csv"
+    csv_.write_bytes(b"workload,status,ipc\nsaxpy,ok,1\n\x00reduce,ok,2\n")
+    p = rfsim("plot", csv_, "--x", "workload", "--y", "ipc", "-o", tmp_path / "n.png")
+    assert p.returncode == 2 and f"{csv_}:3:1: a NUL byte" in p.stderr, p.stderr
+    big = tmp_path / "big.csv"
+    with open(big, "wb") as out:                          # sparse: measured, never read
+        out.truncate(300 << 20)
+    p = rfsim("plot", big, "--x", "workload", "--y", "ipc", "-o", tmp_path / "b.png")
+    assert p.returncode == 2
+    assert "314572800 bytes, more than 256 MiB, the limit for a results CSV" in p.stderr
+
+
 def test_slurm_script_is_valid_and_its_tasks_complete_the_sweep(tmp_path):
     f = write(tmp_path / "c.sweep", SMALL)
     out, sdir = tmp_path / "res", tmp_path / "slurm"

@@ -328,7 +328,7 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname)
 	NEED_CTX();
 	if (!module || !fname) return CUDA_ERROR_INVALID_VALUE;
 	size_t len;
-	char *text = read_file(fname, &len);
+	char *text = read_file(fname, FILE_PTX, &len);
 	if (!text) return CUDA_ERROR_FILE_NOT_FOUND;
 	CUresult r = load(module, text, len, fname);
 	free(text);

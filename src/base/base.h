@@ -52,8 +52,26 @@ void *arena_alloc(Arena *a, size_t n);            /* zeroed, 16-byte aligned */
 void *arena_dup(Arena *a, const void *p, size_t n);
 void arena_free(Arena *a);
 
+/* What a file is read for, which sets how large it may be (base.c's table, README
+ * "Limits"): a larger one, or an endless one (/dev/zero), is refused by name at the
+ * limit instead of filling memory.  Config, sweep, CSV and statistics files are text:
+ * a NUL byte in one is an error at FILE:LINE:COL, where it would silently end the
+ * text.  PTX is text too, but its lexer reports a NUL itself and lets NUL padding end
+ * the text, as PTX pulled out of a fatbin has. */
+typedef enum FileKind {
+	FILE_PTX,                /* PTX: run, analyze, cuModuleLoad */
+	FILE_CONFIG,             /* a config file (-c, RFSIM_CONFIG, include) */
+	FILE_SWEEP,              /* a sweep file */
+	FILE_CSV,                /* a sweep's results.csv (plot) */
+	FILE_STATS,              /* a point's statistics JSON (sweep results) */
+	FILE_LOG,                /* a point's error record; may hold any bytes */
+} FileKind;
+
 /* read a whole file; NULL with err_set() on failure; *len excludes the NUL added */
-char *read_file(const char *path, size_t *len);
+char *read_file(const char *path, FileKind kind, size_t *len);
+/* the same for a file of any bytes and at most max of them; a larger one is an error
+ * "PATH: [SIZE bytes, ]more than MAX bytes, WHY" */
+char *read_file_max(const char *path, size_t max, const char *why, size_t *len);
 
 /* monotonic seconds, for rates in statistics */
 double now_sec(void);

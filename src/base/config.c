@@ -433,7 +433,7 @@ static int load_file(Config *c, const char *path, int depth)
 		err_set("%s: includes nested deeper than 16 (an include cycle?)", path);
 		return RF_EINPUT;
 	}
-	char *text = read_file(path, NULL);
+	char *text = read_file(path, FILE_CONFIG, NULL);
 	if (!text) return RF_EINPUT;
 	int rc = RF_OK, line = 1;
 	int *seen = xcalloc(NKEYS, sizeof *seen);

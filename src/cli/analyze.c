@@ -161,7 +161,7 @@ static char *load_text(const char *what, size_t *len)
 {
 	size_t n = strlen(what);
 	if (strchr(what, '/') || (n > 4 && !strcmp(what + n - 4, ".ptx"))) {
-		char *t = read_file(what, len);
+		char *t = read_file(what, FILE_PTX, len);
 		if (!t) fail(RF_EINPUT, "%s", err_msg());
 		return t;
 	}

@@ -123,13 +123,8 @@ static int fill_buffer(uint8_t *p, const SType *t, uint64_t count, const char *i
 		}
 	} else if (!strncmp(init, "file=", 5)) {
 		size_t len;
-		char *data = read_file(init + 5, &len);
+		char *data = read_file_max(init + 5, (size_t)bytes, "the buffer's size", &len);
 		if (!data) return fail(RF_EINPUT, "-a %s: %s", spec, err_msg());
-		if (len > bytes) {
-			free(data);
-			return fail(RF_EINPUT, "-a %s: %s has %zu bytes, more than the buffer's %llu",
-			            spec, init + 5, len, (unsigned long long)bytes);
-		}
 		memcpy(p, data, len);
 		memset(p + len, 0, bytes - len);
 		free(data);

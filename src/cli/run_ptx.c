@@ -94,7 +94,7 @@ int cmd_run_ptx(const Opts *o)
 	if ((rc = args_config(o, &cfg))) return rc;
 	const char *path = o->pos[0];
 	size_t len;
-	char *text = read_file(path, &len);
+	char *text = read_file(path, FILE_PTX, &len);
 	if (!text) return fail(RF_EINPUT, "%s", err_msg());
 
 	err_clear();

@@ -114,7 +114,7 @@ static void flatten(PointResult *r, const cJSON *obj, const char *prefix)
 /* the "totals" of a stats file; 0 ok, -1 missing or unreadable */
 static int load_totals(const char *path, PointResult *r)
 {
-	char *text = read_file(path, NULL);
+	char *text = read_file(path, FILE_STATS, NULL);
 	if (!text) return -1;
 	cJSON *root = cJSON_Parse(text);
 	free(text);
@@ -137,7 +137,7 @@ int result_load(const char *dir, const Point *p, PointResult *r)
 	}
 	result_free(r);
 	snprintf(path, sizeof path, "%s/points/%s.err", dir, p->id);
-	char *err = read_file(path, NULL);
+	char *err = read_file(path, FILE_LOG, NULL);
 	err_clear();
 	if (!err) return RF_OK;
 	r->status = PR_FAILED;
@@ -258,7 +258,7 @@ static char *next_field(const char **p, int *eol)
 int csv_read(const char *path, Csv *c)
 {
 	memset(c, 0, sizeof *c);
-	char *text = read_file(path, NULL);
+	char *text = read_file(path, FILE_CSV, NULL);
 	if (!text) return RF_EINPUT;
 	const char *p = text;
 	int line = 1, col = 0, eol;

@@ -221,19 +221,38 @@ static int start(Run *r, Job *j, int point, const sigset_t *mask)
 	return RF_OK;
 }
 
+/* n bytes of f from offset at (fewer at its end) as a string */
+static char *read_at(FILE *f, long at, size_t n)
+{
+	char *s = xmalloc(n + 1);
+	size_t got = fseek(f, at, SEEK_SET) ? 0 : fread(s, 1, n, f);
+	s[got] = 0;
+	return s;
+}
+
 /* a child's stderr for the record: all of it if short, else its first 2 KB
- * (where rfsim's own message is) and its last 4 KB (the end of a dump) */
+ * (where rfsim's own message is) and its last 4 KB (the end of a dump); only
+ * those are read, however much a child wrote */
 static char *read_log(const char *path)
 {
-	size_t len = 0;
-	char *text = read_file(path, &len);
-	err_clear();
-	if (!text) return xstrdup("");
-	if (len <= 6144) return text;
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	if (!f || fstat(fileno(f), &st)) {
+		if (f) fclose(f);
+		return xstrdup("");
+	}
+	long len = (long)st.st_size;
+	if (len <= 6144) {
+		char *all = read_at(f, 0, (size_t)len);
+		fclose(f);
+		return all;
+	}
+	char *head = read_at(f, 0, 2048), *tail = read_at(f, len - 4096, 4096);
+	fclose(f);
 	char *out = xmalloc(6144 + 64);
-	snprintf(out, 6144 + 64, "%.2048s\n[... %zu bytes ...]\n%s", text, len - 6144,
-	         text + len - 4096);
-	free(text);
+	snprintf(out, 6144 + 64, "%s\n[... %ld bytes ...]\n%s", head, len - 6144, tail);
+	free(head);
+	free(tail);
 	return out;
 }
 

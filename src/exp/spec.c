@@ -413,7 +413,7 @@ int sweep_parse(const char *text, const char *where, int lenient, Sweep *s)
 
 int sweep_load(const char *path, Sweep *s)
 {
-	char *text = read_file(path, NULL);
+	char *text = read_file(path, FILE_SWEEP, NULL);
 	if (!text) return RF_EINPUT;
 	int rc = sweep_parse(text, path, SWEEP_STRICT, s);
 	free(text);

@@ -356,7 +356,7 @@ static int visit(const char *path, const struct stat *sb, int type, struct FTW *
 	size_t len = strlen(path);
 	if (type != FTW_F || len < 4 || strcmp(path + len - 4, ".ptx") || strstr(path, "/bad/"))
 		return 0;
-	char *text = read_file(path, &len);
+	char *text = read_file(path, FILE_PTX, &len);
 	for (int kind = PART_INTERVAL; text && kind <= PART_STRAND; kind++) {
 		Module *m = ptx_parse(text, len, path);
 		if (!m) break;

@@ -701,10 +701,10 @@ TEST(parse_errors_files)
 		char path[512];
 		snprintf(path, sizeof path, "tests/ptx/bad/%s", e->d_name);
 		size_t len;
-		char *text = read_file(path, &len);
+		char *text = read_file(path, FILE_PTX, &len);
 		if (!text) {
 			snprintf(path, sizeof path, "../tests/ptx/bad/%s", e->d_name);
-			text = read_file(path, &len);
+			text = read_file(path, FILE_PTX, &len);
 		}
 		CHECK(text != NULL);
 		if (!text) continue;

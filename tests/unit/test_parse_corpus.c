@@ -78,7 +78,7 @@ static void corpus(void)
 
 static char *load(const char *path, size_t *len)
 {
-	char *t = read_file(path, len);
+	char *t = read_file(path, FILE_PTX, len);
 	if (!t) unit_fail(__FILE__, __LINE__, "%s", err_msg());
 	return t;
 }

@@ -556,7 +556,7 @@ static int prop_funcs, prop_files;
 static Module *alloc_file(const char *path)
 {
 	size_t len;
-	char *text = read_file(path, &len);
+	char *text = read_file(path, FILE_PTX, &len);
 	Module *m = text ? ptx_parse(text, len, path) : NULL;
 	free(text);
 	for (int32_t i = 0; m && i < m->nfunc; i++) {

@@ -268,7 +268,7 @@ static int visit(const char *path, const struct stat *sb, int type, struct FTW *
 	size_t n = strlen(path);
 	if (type != FTW_F || n < 4 || strcmp(path + n - 4, ".ptx") || strstr(path, "/bad/"))
 		return 0;
-	char *text = read_file(path, &n);
+	char *text = read_file(path, FILE_PTX, &n);
 	Module *a = text ? ptx_parse(text, n, path) : NULL;
 	Module *b = a ? ptx_parse(text, n, path) : NULL;
 	free(text);

@@ -187,7 +187,7 @@ static inline int tf_ptx_visit(const char *path, const struct stat *st, int type
 	size_t n = strlen(path);
 	if (type != FTW_F || n < 4 || strcmp(path + n - 4, ".ptx")) return 0;
 	if (strstr(path, "/bad/")) return 0;     /* malformed on purpose: test_parse's */
-	char *text = read_file(path, &n);
+	char *text = read_file(path, FILE_PTX, &n);
 	Module *m = text ? ptx_parse(text, n, path) : NULL;
 	if (!m) {                /* the parser's own tests report this */
 		fprintf(stderr, "note: skipped %s: %s\n", path, err_msg());
