@@ -203,6 +203,69 @@ def test_sweep_file_errors(tmp_path):
     assert ok(rfsim("sweep", "--help")).stdout.startswith("usage: rfsim sweep")
 
 
+def npoints(tmp_path, sweep):
+    """The number of points of a sweep file, from its Slurm script (nothing runs)."""
+    sdir = tmp_path / "slurm"
+    ok(rfsim("sweep", sweep, "--emit-slurm", sdir, "--chunk", 1, timeout=60))
+    text = (sdir / (sweep.stem + ".slurm")).read_text()
+    return int(text.split("#SBATCH --array=0-")[1].split()[0]) + 1
+
+
+def test_ranges_near_the_64_bit_limits(tmp_path):
+    # issue 20, item 4: the count and the values of a range overflowed (UBSan); the
+    # normal build looped and grew to 3 GB.  A range up to the limit works ...
+    top = write(tmp_path / "top.sweep",
+                "workloads = saxpy\naxis seed = 9223372036854775800..9223372036854775807\n")
+    assert npoints(tmp_path, top) == 8
+    whole = write(tmp_path / "whole.sweep", "workloads = saxpy\naxis seed = "
+                  "-9223372036854775808..9223372036854775807:4611686018427387904\n")
+    assert npoints(tmp_path, whole) == 4                  # -2^63, -2^62, 0, 2^62
+    # ... one too long, or beyond 64 bits, says so at once
+    for rng, says in [
+        ("-9223372036854775808..9223372036854775807",
+         "has more than 100000 values (a sweep has at most 100000 points)"),
+        ("-9223372036854775800..9223372036854775800:100000000000000", "more than 100000"),
+        ("1..99999999999999999999",
+         "99999999999999999999 is not a 64-bit integer (-9223372036854775808.."),
+        ("5..1", "bad range"), ("1..5:0", "bad range"),
+    ]:
+        f = write(tmp_path / "r.sweep", f"workloads = saxpy\naxis seed = {rng}\n")
+        p = rfsim("sweep", f, timeout=10)
+        assert p.returncode == 2, (rng, p.stderr)
+        assert f"r.sweep:2: axis seed: " in p.stderr and says in p.stderr, p.stderr
+
+
+def test_cross_product_beyond_the_limit_is_refused_promptly(tmp_path):
+    # issue 20, item 4: a huge cross product aborted with exit 134 (out of memory); the
+    # list that takes it past the limit is named, in file order
+    f = write(tmp_path / "x.sweep", "workloads = all\nconfigs = all\nsize = small, default\n"
+              "axis seed = 1..1000\naxis sm.count = 1..100\naxis rf.banks = 1..100\n")
+    p = rfsim("sweep", f, timeout=10)
+    assert p.returncode == 2 and p.stdout == ""
+    assert ("x.sweep:4: axis seed has 1000 values: the sweep would have 200000 points or "
+            "more (the cross product), more than the limit of 100000") in p.stderr, p.stderr
+    # a later line that replaces a list counts at its own place, and alone
+    g = write(tmp_path / "y.sweep", "workloads = all\naxis seed = 1..10000\n"
+              "workloads = saxpy\n")
+    assert npoints(tmp_path, g) == 10000
+
+
+def test_long_axis_is_checked_for_repeats_at_once(tmp_path):
+    # issue 20, item 4: checking a 40,000-value axis for a value listed twice compared
+    # every pair: 17 s before anything ran.  A sort takes milliseconds.
+    vals = ", ".join(str(i) for i in range(40000))
+    f = write(tmp_path / "d.sweep", f"workloads = saxpy\naxis seed = {vals}, 17\n")
+    p = rfsim("sweep", f, timeout=10)
+    assert p.returncode == 2 and "d.sweep:2: axis seed: '17' is listed twice" in p.stderr
+    g = write(tmp_path / "e.sweep", f"workloads = saxpy\naxis seed = {vals}\nnot a line\n")
+    p = rfsim("sweep", g, timeout=10)                    # line 2 passes, line 3 fails
+    assert p.returncode == 2 and "e.sweep:3:" in p.stderr, p.stderr
+    labels = "".join(f"variant v{i} = seed={i}\n" for i in range(20000))
+    h = write(tmp_path / "v.sweep", f"workloads = saxpy\n{labels}variant v7 = seed=1\n")
+    p = rfsim("sweep", h, timeout=10)
+    assert p.returncode == 2 and "v.sweep:20002: variant 'v7' given twice" in p.stderr
+
+
 def test_sweep_and_results_files_are_bounded_text(tmp_path):
     # issue 20, items 5 and 6: a NUL ended the file, exit 0; a huge CSV filled memory
     # (/dev/zero as a sweep file: test_cli's test_endless_and_huge_inputs_...)

@@ -36,6 +36,8 @@ typedef struct SweepAxis {
 	int nvals;
 	char **vsets;            /* the variant axis (key "variant"): per value, its
 	                            settings "KEY=VALUE KEY=VALUE ..."; NULL for a key axis */
+	int *vlines;             /* the variant axis: per value, its line in the file */
+	int line;                /* its line in the sweep file (the variant axis: the first) */
 } SweepAxis;
 
 typedef struct Sweep {
@@ -55,7 +57,12 @@ typedef struct Sweep {
 	                            choices it does not offer (lenient parse only) */
 	int nmissing;
 	int missing_axis;        /* an axis (or a set choice) among them: cannot run */
+	int list_line[3];        /* lines of workloads, configs, size (0: default) */
 } Sweep;
+
+/* the most points a sweep may have: preparing them takes seconds (each point's
+ * config is built to hash it), and running them, CPU-years */
+enum { SWEEP_MAX_POINTS = 100000 };
 
 typedef struct Point {
 	int index;               /* position in the cross product */

@@ -27,6 +27,13 @@
  * unknown key: dropped from an axis (the sweep cannot run if no value is
  * left), and a `set` of it means the sweep cannot run.
  *
+ * Sizes are checked before anything is built: a range's count is worked
+ * out without overflow at the 64-bit limits, and the cross product may
+ * have at most SWEEP_MAX_POINTS points (exp.h; the line whose list takes
+ * it past is named), so a mistyped range is a message, not a machine out
+ * of memory.  A value listed twice is found by sorting, not by comparing
+ * every pair.
+ *
  * The points are the cross product, configs slowest, then sizes, then
  * the axes in file order (the variant axis where its first line is),
  * workloads fastest.  Each point's -s list is the sets, then its axis
@@ -38,6 +45,8 @@
  * inputs as spelt.
  */
 #include <assert.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,43 +77,95 @@ static char *trim(char *s)
 	return s;
 }
 
-/* "A..B" or "A..B:STEP" into its values; 0 if item is no range, -1 if bad */
-static int expand_range(const char *item, char ***v, int *n)
+/* one integer of a range at p: 0 read, 1 no number there, 2 beyond 64 bits (message
+ * set, naming the line, the list, the range and the limit) */
+static int range_int(const char *p, char **end, long long *x, const char *item,
+                     const char *what, const char *where, int line)
+{
+	errno = 0;
+	*x = strtoll(p, end, 10);
+	if (*end == p) return 1;
+	if (errno != ERANGE) return 0;
+	err_set("%s:%d: %s: range '%s': %.*s is not a 64-bit integer (%lld..%lld)", where, line,
+	        what, item, (int)(*end - p), p, LLONG_MIN, LLONG_MAX);
+	return 2;
+}
+
+/* "A..B" or "A..B:STEP" into its values, at most SWEEP_MAX_POINTS of them; 0 if item
+ * is no range, -1 if bad (message set).  The count is worked out in unsigned
+ * arithmetic and each value as A + i*STEP, so a range near the 64-bit limits can
+ * neither overflow nor run on for ever. */
+static int expand_range(const char *item, const char *what, const char *where, int line,
+                        char ***v, int *n)
 {
 	const char *dots = strstr(item, "..");
 	if (!dots) return 0;
 	char *end;
-	long long a = strtoll(item, &end, 10), b, step = 1;
-	if (end != dots || end == item) return -1;
-	b = strtoll(dots + 2, &end, 10);
-	if (end == dots + 2) return -1;
-	if (*end == ':') {
-		const char *st = end + 1;
-		step = strtoll(st, &end, 10);
-		if (end == st || step <= 0) return -1;
+	long long a, b, step = 1;
+	int r = range_int(item, &end, &a, item, what, where, line);
+	if (!r && end != dots) r = 1;
+	if (!r) r = range_int(dots + 2, &end, &b, item, what, where, line);
+	if (!r && *end == ':') r = range_int(end + 1, &end, &step, item, what, where, line);
+	if (!r && (*end || b < a || step <= 0)) r = 1;
+	if (r == 1)
+		err_set("%s:%d: %s: bad range '%s' (expected A..B or A..B:STEP: integers, A <= B, "
+		        "STEP > 0)", where, line, what, item);
+	if (r) return -1;
+	unsigned long long steps = ((unsigned long long)b - (unsigned long long)a) /
+	                           (unsigned long long)step;          /* values - 1 */
+	if (steps >= SWEEP_MAX_POINTS) {
+		err_set("%s:%d: %s: range '%s' has more than %d values (a sweep has at most %d "
+		        "points)", where, line, what, item, SWEEP_MAX_POINTS, SWEEP_MAX_POINTS);
+		return -1;
 	}
-	if (*end || b < a || (b - a) / step > 100000) return -1;
-	for (long long x = a; x <= b; x += step) {
+	for (unsigned long long i = 0; i <= steps; i++) {
 		char buf[32];
-		snprintf(buf, sizeof buf, "%lld", x);
+		snprintf(buf, sizeof buf, "%lld",
+		         (long long)((unsigned long long)a + i * (unsigned long long)step));
 		push(v, n, buf);
 	}
 	return 1;
 }
 
-static int parse_items(char *s, const char *where, int line, char ***v, int *n);
+typedef struct Ranked { const char *s; int i; } Ranked;
 
-/* a comma list, ranges expanded; RF_EINPUT (message set, the list empty) if bad */
-static int parse_list(char *s, const char *where, int line, char ***v, int *n)
+static int by_text(const void *x, const void *y)
 {
-	if (parse_items(s, where, line, v, n) == RF_OK) return RF_OK;
+	const Ranked *a = x, *b = y;
+	int c = strcmp(a->s, b->s);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* the position of the first value equal to an earlier one, or -1.  Sorting makes
+ * this n log n: comparing every pair took 17 s on one 40,000-value axis. */
+static int first_repeat(char **v, int n)
+{
+	Ranked *r = xmalloc((size_t)n * sizeof *r);
+	for (int i = 0; i < n; i++) r[i] = (Ranked){v[i], i};
+	qsort(r, (size_t)n, sizeof *r, by_text);
+	int first = -1;
+	for (int k = 1; k < n; k++)
+		if (!strcmp(r[k].s, r[k - 1].s) && (first < 0 || r[k].i < first)) first = r[k].i;
+	free(r);
+	return first;
+}
+
+static int parse_items(char *s, const char *what, const char *where, int line, char ***v,
+                       int *n);
+
+/* what's comma list, ranges expanded; RF_EINPUT (message set, the list empty) if bad */
+static int parse_list(char *s, const char *what, const char *where, int line, char ***v,
+                      int *n)
+{
+	if (parse_items(s, what, where, line, v, n) == RF_OK) return RF_OK;
 	free_list(*v, *n);
 	*v = NULL;
 	*n = 0;
 	return RF_EINPUT;
 }
 
-static int parse_items(char *s, const char *where, int line, char ***v, int *n)
+static int parse_items(char *s, const char *what, const char *where, int line, char ***v,
+                       int *n)
 {
 	free_list(*v, *n);
 	*v = NULL;
@@ -117,25 +178,25 @@ static int parse_items(char *s, const char *where, int line, char ***v, int *n)
 		item = trim(item);
 		if (!*item) {
 			if (!next && *n == 0) break;   /* the whole list is empty: said below */
-			err_set("%s:%d: empty item in the comma list", where, line);
+			err_set("%s:%d: %s: empty item in the comma list", where, line, what);
 			return RF_EINPUT;
 		}
-		int n0 = *n, r = expand_range(item, v, n);
-		if (r < 0) {
-			err_set("%s:%d: bad range '%s' (expected A..B or A..B:STEP, integers)",
-			        where, line, item);
-			return RF_EINPUT;
-		}
+		int r = expand_range(item, what, where, line, v, n);
+		if (r < 0) return RF_EINPUT;
 		if (r == 0) push(v, n, item);
-		for (int i = n0; i < *n; i++)
-			for (int j = 0; j < i; j++)
-				if (!strcmp((*v)[i], (*v)[j])) {
-					err_set("%s:%d: '%s' is listed twice", where, line, (*v)[i]);
-					return RF_EINPUT;
-				}
+		if (*n > SWEEP_MAX_POINTS) {       /* a long list of ranges */
+			err_set("%s:%d: %s: more than %d values (a sweep has at most %d points)", where,
+			        line, what, SWEEP_MAX_POINTS, SWEEP_MAX_POINTS);
+			return RF_EINPUT;
+		}
 	}
 	if (*n == 0) {
-		err_set("%s:%d: empty list", where, line);
+		err_set("%s:%d: %s: empty list", where, line, what);
+		return RF_EINPUT;
+	}
+	int dup = first_repeat(*v, *n);
+	if (dup >= 0) {
+		err_set("%s:%d: %s: '%s' is listed twice", where, line, what, (*v)[dup]);
 		return RF_EINPUT;
 	}
 	return RF_OK;
@@ -190,10 +251,12 @@ static int parse_axis(Sweep *s, char *lhs, char *rhs, int rel, int lenient,
 		err_set("%s:%d: '%s *=' needs a numeric key", where, line, lhs);
 		return RF_EINPUT;
 	}
-	SweepAxis a = {.key = xstrdup(lhs), .relative = rel};
+	SweepAxis a = {.key = xstrdup(lhs), .relative = rel, .line = line};
 	a.column = xmalloc(strlen(lhs) + 3);
 	sprintf(a.column, "%s%s", lhs, rel ? "_x" : "");
-	if (parse_list(rhs, where, line, &a.vals, &a.nvals)) {
+	char what[300];
+	snprintf(what, sizeof what, "axis %s", lhs);
+	if (parse_list(rhs, what, where, line, &a.vals, &a.nvals)) {
 		free(a.key);
 		free(a.column);
 		return RF_EINPUT;
@@ -240,11 +303,11 @@ static int parse_variant(Sweep *s, char *label, char *rhs, int lenient, const ch
 	SweepAxis *a = NULL;
 	for (int i = 0; i < s->naxes; i++)
 		if (s->axes[i].vsets) a = &s->axes[i];
-	for (int i = 0; a && i < a->nvals; i++)
-		if (!strcmp(a->vals[i], label)) {
-			err_set("%s:%d: variant '%s' given twice", where, line, label);
-			return RF_EINPUT;
-		}
+	if (a && a->nvals >= SWEEP_MAX_POINTS) {
+		err_set("%s:%d: more than %d variants (a sweep has at most %d points)", where, line,
+		        SWEEP_MAX_POINTS, SWEEP_MAX_POINTS);
+		return RF_EINPUT;
+	}
 	char *sets = xstrdup(rhs), *save = NULL;
 	int n = 0, rc = RF_OK;
 	for (char *kv = strtok_r(sets, " \t", &save); kv && !rc; kv = strtok_r(NULL, " \t", &save)) {
@@ -268,13 +331,16 @@ static int parse_variant(Sweep *s, char *label, char *rhs, int lenient, const ch
 	if (!a) {
 		s->axes = xrealloc(s->axes, (s->naxes + 1) * sizeof *s->axes);
 		a = &s->axes[s->naxes++];
-		*a = (SweepAxis){.key = xstrdup("variant"), .column = xstrdup("variant")};
+		*a = (SweepAxis){.key = xstrdup("variant"), .column = xstrdup("variant"),
+		                 .line = line};
 		a->vsets = xcalloc(1, sizeof *a->vsets);
 	}
 	int nv = a->nvals;
 	push(&a->vals, &a->nvals, label);
 	a->vsets = xrealloc(a->vsets, (size_t)(nv + 1) * sizeof *a->vsets);
 	a->vsets[nv] = xstrdup(rhs);
+	a->vlines = xrealloc(a->vlines, (size_t)(nv + 1) * sizeof *a->vlines);
+	a->vlines[nv] = line;
 	return RF_OK;
 }
 
@@ -367,8 +433,57 @@ static int parse_line(Sweep *s, char *ln, int lenient, const char *where, int li
 	}
 	char ***v = what == 0 ? &s->workloads : what == 1 ? &s->configs : &s->sizes;
 	int *n = what == 0 ? &s->nworkloads : what == 1 ? &s->nconfigs : &s->nsizes;
-	if (parse_list(rhs, where, line, v, n)) return RF_EINPUT;
+	if (parse_list(rhs, lhs, where, line, v, n)) return RF_EINPUT;
+	s->list_line[what] = line;
 	return check_names(s, where, line, what);
+}
+
+/* a variant label given twice, named at its second line */
+static int check_variants(const Sweep *s, const char *where)
+{
+	for (int a = 0; a < s->naxes; a++) {
+		const SweepAxis *ax = &s->axes[a];
+		int dup = ax->vsets ? first_repeat(ax->vals, ax->nvals) : -1;
+		if (dup >= 0) {
+			err_set("%s:%d: variant '%s' given twice", where, ax->vlines[dup], ax->vals[dup]);
+			return RF_EINPUT;
+		}
+	}
+	return RF_OK;
+}
+
+typedef struct Factor { int line, n; const char *what, *key; } Factor;
+
+static int by_line(const void *x, const void *y)
+{
+	const Factor *a = x, *b = y;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+/* the cross product stays within SWEEP_MAX_POINTS; else the line whose list takes it
+ * past, in file order, is named */
+static int check_points(const Sweep *s, const char *where)
+{
+	Factor *f = xmalloc((size_t)(s->naxes + 3) * sizeof *f);
+	static const char *const lists[] = {"workloads", "configs", "size"};
+	const int ns[] = {s->nworkloads, s->nconfigs, s->nsizes};
+	int nf = 0, rc = RF_OK;
+	for (int i = 0; i < 3; i++) f[nf++] = (Factor){s->list_line[i], ns[i], lists[i], ""};
+	for (int a = 0; a < s->naxes; a++)
+		f[nf++] = (Factor){s->axes[a].line, s->axes[a].nvals,
+		                   s->axes[a].vsets ? "" : "axis ", s->axes[a].key};
+	qsort(f, (size_t)nf, sizeof *f, by_line);
+	unsigned long long points = 1;
+	for (int i = 0; i < nf && !rc; i++) {
+		points *= (unsigned long long)(f[i].n ? f[i].n : 1);
+		if (points <= SWEEP_MAX_POINTS) continue;
+		err_set("%s:%d: %s%s has %d values: the sweep would have %llu points or more "
+		        "(the cross product), more than the limit of %d", where, f[i].line,
+		        f[i].what, f[i].key, f[i].n, points, SWEEP_MAX_POINTS);
+		rc = RF_EINPUT;
+	}
+	free(f);
+	return rc;
 }
 
 int sweep_parse(const char *text, const char *where, int lenient, Sweep *s)
@@ -390,6 +505,8 @@ int sweep_parse(const char *text, const char *where, int lenient, Sweep *s)
 		err_set("%s: no 'workloads =' line", where);
 		rc = RF_EINPUT;
 	}
+	if (!rc) rc = check_variants(s, where);
+	if (!rc) rc = check_points(s, where);
 	if (rc) {
 		sweep_free(s);
 		return rc;
@@ -433,6 +550,7 @@ void sweep_free(Sweep *s)
 		free(s->axes[i].key);
 		free(s->axes[i].column);
 		if (s->axes[i].vsets) free_list(s->axes[i].vsets, s->axes[i].nvals);
+		free(s->axes[i].vlines);
 		free_list(s->axes[i].vals, s->axes[i].nvals);
 	}
 	free(s->axes);
@@ -462,12 +580,14 @@ static char *relative_set(const Config *cfg, const char *key, const char *factor
 	return xstrdup(buf);
 }
 
-/* the point's -s list and effective config; returns 0 if the config is valid */
-static int point_config(const Sweep *s, Point *p, Config *cfg)
+/* the point's -s list and effective config, from its config file's (base, loaded once
+ * per config; base_bad if it would not load) and digit, its value of each axis;
+ * returns 0 if the config is valid */
+static int point_config(const Sweep *s, Point *p, const int *digit, const Config *base,
+                        int base_bad, Config *cfg)
 {
-	int bad = 0;
-	config_defaults(cfg);
-	bad |= config_load(cfg, p->config_arg) != RF_OK;
+	int bad = base_bad;
+	*cfg = *base;
 	for (int i = 0; i < s->nsets; i++) {
 		push(&p->sets, &p->nsets, s->sets[i]);
 		bad |= !bad && config_set_kv(cfg, s->sets[i]);
@@ -475,9 +595,7 @@ static int point_config(const Sweep *s, Point *p, Config *cfg)
 	for (int a = 0; a < s->naxes; a++) {
 		const SweepAxis *ax = &s->axes[a];
 		if (ax->vsets) {                 /* a variant: its settings, in order */
-			int v = 0;
-			while (strcmp(ax->vals[v], p->vals[a])) v++;
-			char *sets = xstrdup(ax->vsets[v]), *save = NULL;
+			char *sets = xstrdup(ax->vsets[digit[a]]), *save = NULL;
 			for (char *kv = strtok_r(sets, " \t", &save); kv; kv = strtok_r(NULL, " \t", &save)) {
 				push(&p->sets, &p->nsets, kv);
 				bad |= !bad && config_set_kv(cfg, kv);
@@ -500,60 +618,86 @@ static int point_config(const Sweep *s, Point *p, Config *cfg)
 	return bad;
 }
 
-static void point_id(const Sweep *s, Point *p)
+/* what a point's id hashes after its workload and size, the same for every workload:
+ * the effective config as `rfsim config` prints it, or when that is invalid, the
+ * inputs as spelt, each with its NUL */
+static char *machine_text(const Point *p, const Config *cfg, int bad, size_t *len)
 {
-	Config cfg;
-	int bad = point_config(s, p, &cfg);
+	char *mem = NULL;
+	FILE *f = open_memstream(&mem, len);
+	if (bad) {
+		fwrite(p->config_arg, 1, strlen(p->config_arg) + 1, f);
+		for (int i = 0; i < p->nsets; i++) fwrite(p->sets[i], 1, strlen(p->sets[i]) + 1, f);
+	} else {
+		Json *j = json_open(f);
+		config_json(cfg, j);
+		json_close(j);
+	}
+	fclose(f);
+	return mem;
+}
+
+static void point_id(Point *p, const char *machine, size_t len)
+{
 	uint64_t h = 0xcbf29ce484222325ull;
 	char head[512];
 	int n = snprintf(head, sizeof head, "rfsim-point-v1\nworkload=%s\nsize=%s\n",
 	                 p->workload, p->size);
 	h = fnv1a(h, head, (size_t)n);
-	if (bad) {                           /* the inputs as spelt */
-		h = fnv1a(h, p->config_arg, strlen(p->config_arg) + 1);
-		for (int i = 0; i < p->nsets; i++) h = fnv1a(h, p->sets[i], strlen(p->sets[i]) + 1);
-	} else {                             /* the machine itself */
-		char *mem = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&mem, &len);
-		Json *j = json_open(f);
-		config_json(&cfg, j);
-		json_close(j);
-		fclose(f);
-		h = fnv1a(h, mem, len);
-		free(mem);
-	}
+	h = fnv1a(h, machine, len);
 	snprintf(p->id, sizeof p->id, "%.24s-%016llx", p->workload, (unsigned long long)h);
+}
+
+/* the points of one config, size and axis values (digit), one per workload, from k */
+static void machine_points(const Sweep *s, Point *pts, int k, int c, int z, const int *digit,
+                           const Config *base, int base_bad)
+{
+	char *machine = NULL;
+	size_t len = 0;
+	for (int w = 0; w < s->nworkloads; w++) {
+		Point *p = &pts[k + w];
+		p->index = k + w;
+		p->workload = s->workloads[w];
+		p->config = s->configs[c];
+		p->config_arg = s->config_args[c];
+		p->size = s->sizes[z];
+		p->vals = xcalloc((size_t)s->naxes + 1, sizeof *p->vals);
+		for (int a = 0; a < s->naxes; a++) p->vals[a] = s->axes[a].vals[digit[a]];
+		if (w == 0) {                    /* the config: once for all workloads */
+			Config cfg;
+			int bad = point_config(s, p, digit, base, base_bad, &cfg);
+			machine = machine_text(p, &cfg, bad, &len);
+		} else {
+			for (int i = 0; i < pts[k].nsets; i++) push(&p->sets, &p->nsets, pts[k].sets[i]);
+		}
+		point_id(p, machine, len);
+	}
+	free(machine);
 }
 
 Point *sweep_points(const Sweep *s, int *n)
 {
 	long long total = (long long)s->nconfigs * s->nsizes * s->nworkloads;
 	for (int a = 0; a < s->naxes; a++) total *= s->axes[a].nvals;
+	assert(total <= SWEEP_MAX_POINTS);   /* sweep_parse's check_points */
 	Point *pts = xcalloc(total ? (size_t)total : 1, sizeof *pts);
 	int *digit = xcalloc((size_t)s->naxes + 1, sizeof *digit);
 	int k = 0;
-	for (int c = 0; c < s->nconfigs; c++)
+	for (int c = 0; c < s->nconfigs; c++) {
+		Config base;
+		config_defaults(&base);
+		int base_bad = config_load(&base, s->config_args[c]) != RF_OK;
+		err_clear();
 		for (int z = 0; z < s->nsizes; z++) {
 			memset(digit, 0, ((size_t)s->naxes + 1) * sizeof *digit);
-			for (int done = 0; !done;) {
-				for (int w = 0; w < s->nworkloads; w++, k++) {
-					Point *p = &pts[k];
-					p->index = k;
-					p->workload = s->workloads[w];
-					p->config = s->configs[c];
-					p->config_arg = s->config_args[c];
-					p->size = s->sizes[z];
-					p->vals = xcalloc((size_t)s->naxes + 1, sizeof *p->vals);
-					for (int a = 0; a < s->naxes; a++)
-						p->vals[a] = s->axes[a].vals[digit[a]];
-					point_id(s, p);
-				}
+			for (int done = 0; !done; k += s->nworkloads) {
+				machine_points(s, pts, k, c, z, digit, &base, base_bad);
 				int a = s->naxes - 1;          /* odometer, last axis fastest */
 				while (a >= 0 && ++digit[a] == s->axes[a].nvals) digit[a--] = 0;
 				done = a < 0;
 			}
 		}
+	}
 	assert(k == total);
 	free(digit);
 	*n = k;
