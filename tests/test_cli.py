@@ -547,6 +547,18 @@ def test_nul_byte_in_ptx_is_located_but_fatbin_padding_is_not(tmp_path):
     ok(rfsim("run", pad, "-g", 1, "-b", 1, "-a", "buf:u8:4:zero"))
 
 
+def test_buffer_count_beyond_the_limit_names_it(tmp_path):
+    # issue 20, item 8: "expected a positive integer" for a positive integer too large
+    noop = put(tmp_path, "noop.ptx", NOOP)
+    for count in ("1099511627777", "99999999999999999999999"):
+        p = rfsim("run", noop, "-g", 1, "-b", 1, "-a", f"buf:u8:{count}:zero")
+        assert p.returncode == 2
+        assert f"COUNT '{count}' is too large: a buffer holds at most 1099511627776 (2^40) " \
+               "elements" in p.stderr, p.stderr
+    p = rfsim("run", noop, "-g", 1, "-b", 1, "-a", "buf:u8:0:zero")
+    assert p.returncode == 2 and "expected a positive integer" in p.stderr
+
+
 # ---- built-in workloads ------------------------------------------------
 
 def test_list_shows_workloads_and_configs():

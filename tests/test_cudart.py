@@ -284,6 +284,33 @@ def test_hand_built_fatbins_plain_zstd_lz4(tmp_path):
     assert "-gencode arch=compute_90,code=compute_90" in p.stderr
 
 
+def test_environment_config_outside_the_repository(tmp_path):
+    """Issue 20, item 8: an unknown RFSIM_CONFIG in a directory outside the
+    repository listed "known: none", though the built-in configs load there:
+    they are found beside the library.  A config file is read within its
+    limit (/dev/zero filled memory)."""
+    exe = tmp_path / "fatbin_hand"
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-I", str(ROOT / "src" / "cudart"),
+                    str(SRC / "fatbin_hand.c"), "-L", str(BUILD), "-l:libcudart.so.13",
+                    "-lzstd", "-llz4", "-o", str(exe)], check=True)
+    ptx = ROOT / "workloads" / "saxpy" / "saxpy.ptx"
+
+    def run_in_tmp(config):
+        return subprocess.run([str(exe), str(ptx)], capture_output=True, text=True,
+                              cwd=tmp_path, env=lib_env(RFSIM_CONFIG=config), timeout=600)
+    p = run_in_tmp("no-such-gpu")
+    known = " ".join(sorted(c.stem for c in (ROOT / "configs").glob("*.cfg")))
+    assert p.returncode != 0 and "hopper-h100" in known
+    assert f"RFSIM_CONFIG=no-such-gpu: unknown config 'no-such-gpu' (known: {known})" \
+        in p.stderr, p.stderr
+    (tmp_path / "mine.cfg").write_text("include = hopper-h100\nsm.count = 4\n")
+    for name in ("maxwell-ltrf", "maxwell-ltrf.cfg", "./mine.cfg"):
+        p = run_in_tmp(name)
+        assert "saxpy<<<(4,1,1),(128,1,1)>>>" in p.stderr, (name, p.stderr)
+    p = run_in_tmp("/dev/zero")
+    assert "/dev/zero: more than 1 MiB, the limit for a config file" in p.stderr, p.stderr
+
+
 def test_hand_built_device_links(tmp_path):
     """Relocatable device code without the toolkit (rdc_hand.c): a version-2
     wrapper listing two units' containers links them; an unresolved extern

@@ -20,8 +20,9 @@
  *
  * Names.  `-c NAME` means configs/NAME.cfg in the rfsim repository the
  * running executable was built in (found from /proc/self/exe: the binary
- * is build/rfsim, so ../configs), then in ./configs.  Anything with a '/'
- * or ending in .cfg is a path.
+ * is build/rfsim, so ../configs), then in ./configs; libcudart looks beside
+ * itself first (config_add_dir).  Anything with a '/' or ending in .cfg is a
+ * path.
  */
 #include "config.h"
 
@@ -277,10 +278,25 @@ int config_set_kv(Config *c, const char *kv)
 
 /* ---- finding config files -------------------------------------------- */
 
+static char added_dir[PATH_MAX];   /* config_add_dir's, "" if none */
+
+void config_add_dir(const char *dir)
+{
+	if (!realpath(dir, added_dir)) added_dir[0] = 0;
+}
+
+static int listed(char dirs[][PATH_MAX], int n, const char *dir)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(dirs[i], dir)) return 1;
+	return 0;
+}
+
 /* the directories that hold named configs, most preferred first */
-static int config_dirs(char dirs[2][PATH_MAX])
+static int config_dirs(char dirs[3][PATH_MAX])
 {
 	int n = 0;
+	if (added_dir[0]) memcpy(dirs[n++], added_dir, sizeof added_dir);
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (len > 0) {
@@ -289,9 +305,9 @@ static int config_dirs(char dirs[2][PATH_MAX])
 		if (slash) *slash = 0;
 		char guess[PATH_MAX + 16];
 		snprintf(guess, sizeof guess, "%s/../configs", exe);
-		if (realpath(guess, dirs[n])) n++;
+		if (realpath(guess, dirs[n]) && !listed(dirs, n, dirs[n])) n++;
 	}
-	if (realpath("configs", dirs[n]) && (n == 0 || strcmp(dirs[0], dirs[n]))) n++;
+	if (realpath("configs", dirs[n]) && !listed(dirs, n, dirs[n])) n++;
 	return n;
 }
 
@@ -305,7 +321,7 @@ static int cmp_name(const void *a, const void *b) { return strcmp(a, b); }
 
 int config_names(char (*names)[64], int max)
 {
-	char dirs[2][PATH_MAX];
+	char dirs[3][PATH_MAX];
 	int nd = config_dirs(dirs), n = 0;
 	for (int d = 0; d < nd; d++) {
 		DIR *dir = opendir(dirs[d]);
@@ -336,7 +352,7 @@ int config_find(const char *name_or_path, char *path, size_t n)
 		snprintf(path, n, "%s", name_or_path);
 		return RF_OK;
 	}
-	char dirs[2][PATH_MAX];
+	char dirs[3][PATH_MAX];
 	int nd = config_dirs(dirs);
 	for (int d = 0; d < nd; d++) {
 		snprintf(path, n, "%s/%s.cfg", dirs[d], name_or_path);

@@ -35,6 +35,8 @@
 #include "base.h"
 #include "cli.h"
 
+#define MAX_COUNT (1ull << 40)   /* elements in one buffer */
+
 typedef struct SType {
 	const char *name;
 	char kind;               /* 'u' unsigned, 's' signed, 'b' bits, 'f' float */
@@ -153,8 +155,15 @@ static int build_buf(Gpu *g, const char *spec, const ParamInfo *pi, int i,
 		fail(rc, "-a %s: unknown type '%s' (u8..u64, s8..s64, b8..b64, f32, f64)", spec, s);
 		goto out;
 	}
-	if (parse_u64(count_s, &a->count) || a->count == 0 || a->count > (1ull << 40)) {
+	errno = 0;
+	int bad = parse_u64(count_s, &a->count);
+	if ((bad && errno != ERANGE) || (!bad && a->count == 0)) {
 		fail(rc, "-a %s: bad COUNT '%s' (expected a positive integer)", spec, count_s);
+		goto out;
+	}
+	if (bad || a->count > MAX_COUNT) {        /* ERANGE: more than 64 bits */
+		fail(rc, "-a %s: COUNT '%s' is too large: a buffer holds at most %llu (2^40) "
+		     "elements", spec, count_s, MAX_COUNT);
 		goto out;
 	}
 	if (pi->size != 8) {

@@ -59,22 +59,19 @@ void rt_unlock(int *held)
 
 /* ---- configuration --------------------------------------------------------- */
 
-/* configs/NAME.cfg beside the directory this library lives in (build/..) */
-static int load_beside_library(Config *c, const char *name)
+/* named configs are configs/NAME.cfg beside the directory this library lives in
+ * (build/..): the program's /proc/self/exe says nothing about where rfsim is */
+static void add_library_configs(void)
 {
 	Dl_info info;
-	if (strchr(name, '/') || !dladdr((void *)load_beside_library, &info) || !info.dli_fname)
-		return -1;
+	if (!dladdr((void *)add_library_configs, &info) || !info.dli_fname) return;
 	char dir[PATH_MAX], path[PATH_MAX + 64];
 	snprintf(dir, sizeof dir, "%s", info.dli_fname);
 	char *slash = strrchr(dir, '/');
-	if (!slash) return -1;
+	if (!slash) return;
 	*slash = 0;
-	size_t n = strlen(name);
-	int has_ext = n > 4 && !strcmp(name + n - 4, ".cfg");
-	snprintf(path, sizeof path, "%s/../configs/%s%s", dir, name, has_ext ? "" : ".cfg");
-	if (access(path, R_OK)) return -1;
-	return config_load(c, path);
+	snprintf(path, sizeof path, "%s/../configs", dir);
+	config_add_dir(path);
 }
 
 static int env_overrides(Config *c, const char *sets)
@@ -95,9 +92,14 @@ static int env_config(Config *c)
 {
 	config_defaults(c);
 	const char *name = getenv("RFSIM_CONFIG");
+	add_library_configs();
 	if (name && *name) {
-		int rc = load_beside_library(c, name);
-		if (rc > 0 || (rc < 0 && config_load(c, name))) {
+		char named[256];                 /* "NAME.cfg" that is no file here: NAME */
+		size_t n = strlen(name);
+		int bare = !strchr(name, '/') && n > 4 && n < sizeof named &&
+		           !strcmp(name + n - 4, ".cfg") && access(name, R_OK);
+		snprintf(named, sizeof named, "%.*s", bare ? (int)n - 4 : 0, name);
+		if (config_load(c, bare ? named : name)) {
 			fprintf(stderr, "rfsim: RFSIM_CONFIG=%s: %s\n", name, err_msg());
 			return RF_EINPUT;
 		}
