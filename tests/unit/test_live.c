@@ -476,3 +476,91 @@ TEST(live_sets_ptx_files)
 {
 	tf_each_ptx(check_sets_func);
 }
+
+/* ---- live_compute_div against the region-by-region definition ---------------- */
+
+/* ext[b] |= what the region of each divergent branch keeps (live_div.c's
+   essay), one region at a time: the quadratic definition */
+static uint64_t *brute_ext(const Live *t)
+{
+	const Cfg *c = t->c;
+	int32_t w = t->words, n = c->nblock + 1;
+	uint64_t *ext = xcalloc((size_t)n * (size_t)w, sizeof(uint64_t)), *L = xmalloc(8 * (size_t)w);
+	uint8_t *seen = xmalloc((size_t)n);
+	int32_t *stk = xmalloc(sizeof(int32_t) * (size_t)n);
+	for (int32_t b = 0; b < c->nblock; b++) {
+		const Block *bb = &c->blocks[b];
+		const Ins *in = bb->term >= 0 ? &c->f->ins[bb->term] : NULL;
+		int32_t p = c->ipdom[b], sides = 0, sp = 0;
+		if (!in || in->op != OP_BRA || in->guard < 0 || (in->mods & MOD_UNI) || bb->nsucc < 2)
+			continue;
+		memset(L, 0, 8 * (size_t)w);
+		memset(seen, 0, (size_t)n);
+		for (int32_t j = 0; p != c->exit && j < w; j++) L[j] |= t->blk_in[(size_t)p * w + j];
+		for (int32_t k = 0; k < bb->nsucc; k++) sides += bb->succ[k] != p && bb->succ[k] != c->exit;
+		for (int32_t k = 0; sides > 1 && k < bb->nsucc; k++)
+			for (int32_t j = 0; bb->succ[k] != p && bb->succ[k] != c->exit && j < w; j++)
+				L[j] |= t->blk_in[(size_t)bb->succ[k] * w + j];
+		for (int32_t k = 0; k < bb->nsucc; k++) {
+			int32_t s = bb->succ[k];
+			if (s != p && s != c->exit && !seen[s]) seen[s] = 1, stk[sp++] = s;
+		}
+		while (sp) {
+			int32_t x = stk[--sp];
+			for (int32_t j = 0; j < w; j++) ext[(size_t)x * w + j] |= L[j];
+			for (int32_t k = 0; k < c->blocks[x].nsucc; k++) {
+				int32_t s = c->blocks[x].succ[k];
+				if (s != p && s != c->exit && !seen[s]) seen[s] = 1, stk[sp++] = s;
+			}
+		}
+	}
+	free(L), free(seen), free(stk);
+	return ext;
+}
+
+static void check_div(const Cfg *c)
+{
+	Live *t = live_compute(c), *d = live_compute_div(c);
+	uint64_t *ext = brute_ext(t);
+	int32_t w = t->words;
+	for (int32_t b = 0; b < c->nblock; b++) {
+		const uint64_t *e = ext + (size_t)b * w;
+		for (int32_t j = 0; j < w; j++) {
+			CHECK_EQ_U64(d->blk_in[(size_t)b * w + j], t->blk_in[(size_t)b * w + j] | e[j]);
+			CHECK_EQ_U64(d->blk_out[(size_t)b * w + j], t->blk_out[(size_t)b * w + j] | e[j]);
+		}
+		for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++)
+			for (int32_t j = 0; j < w; j++)
+				CHECK_EQ_U64(live_in(d, i)[j], live_in(t, i)[j] | e[j]);
+	}
+	free(ext);
+	live_free(t);
+	live_free(d);
+}
+
+TEST(live_div_random)
+{
+	uint64_t r = 0xD1CEull;
+	int fails = unit_failed_checks;
+	for (int it = 0; it < 1500 && unit_failed_checks == fails; it++) {
+		int n = (int)(rnd(&r) % 60), nlab = (int)(rnd(&r) % 10);
+		int nr = 2 + (int)(rnd(&r) % (it % 10 == 0 ? 140 : 8));
+		Cfg *c = cfg_build(random_func(&tf, &r, n, nlab, nr));
+		check_div(c);
+		cfg_free(c);
+	}
+}
+
+static void check_div_func(const Module *m, const Func *f, const char *path)
+{
+	(void)m;
+	(void)path;
+	Cfg *c = cfg_build(f);
+	check_div(c);
+	cfg_free(c);
+}
+
+TEST(live_div_ptx_files_brute)
+{
+	tf_each_ptx(check_div_func);
+}
