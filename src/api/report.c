@@ -11,7 +11,9 @@
  *   config         the effective config (config_json): name and every key
  *   kernels        per launch, in order: name, grid [x,y,z], block [x,y,z],
  *                  dyn_shared_bytes, regs_per_thread, warp_instructions,
- *                  thread_instructions, sim_seconds
+ *                  thread_instructions, sim_seconds; with sim.digest,
+ *                  memory_digest (16 hex digits: every live device
+ *                  allocation after the kernel, gmem_digest)
  *   totals         kernels, warp_instructions, thread_instructions,
  *                  sim_seconds, warp_inst_per_sec, thread_inst_per_sec,
  *                  check (again, beside the numbers it qualifies)
@@ -78,6 +80,11 @@ static void kernels_json(Json *j, const Report *r)
 		json_uint(j, "warp_instructions", k->warp_insts);
 		json_uint(j, "thread_instructions", k->thread_insts);
 		json_num(j, "sim_seconds", k->sim_seconds);
+		if (k->digested) {
+			char hex[24];
+			snprintf(hex, sizeof hex, "%016llx", (unsigned long long)k->mem_digest);
+			json_str(j, "memory_digest", hex);
+		}
 		if (k->timed) {
 			tstats_json(j, &k->ts, k->warp_insts);
 			energy_json(j, r->cfg, &k->ts);

@@ -939,8 +939,13 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 	ks.sim_seconds = now_sec() - t0;
 	g->total_insts += (int64_t)ks.warp_insts;
 	VEC_RESERVE(g->stats, g->capstats, (size_t)g->nstats + 1);
+	int32_t at = g->nstats;
 	g->stats[g->nstats++] = ks;
 	rc = run_children(g, p, mark, rc);
+	if (g->cfg.sim_digest && rc == RF_OK) {
+		g->stats[at].mem_digest = gmem_digest(&g->gm);
+		g->stats[at].digested = 1;
+	}
 	g->cdp.p = caller;
 	return rc;
 }

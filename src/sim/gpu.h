@@ -41,6 +41,8 @@ typedef struct KernelStats {
 	uint64_t warp_insts;     /* warp instructions issued */
 	uint64_t thread_insts;   /* thread instructions (active lanes summed) */
 	double sim_seconds;      /* host time spent simulating it */
+	uint64_t mem_digest;     /* sim.digest: gmem_digest() after it (and its children) ran */
+	int digested;            /* mem_digest is set */
 	int timed;               /* ran on the timing model: ts is valid */
 	TStats ts;               /* the timing model's counters (tstats.def) */
 } KernelStats;

@@ -2,6 +2,7 @@
 #include "sim/mem.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/base.h"
 #include "sim/gpu.h"
@@ -82,6 +83,24 @@ int gmem_free(GMem *g, uint64_t dptr)
 	free(g->a[i].host);
 	g->a[i].host = NULL;
 	return RF_OK;
+}
+
+uint64_t gmem_digest(const GMem *g)
+{
+	uint64_t h = 0xcbf29ce484222325u;                 /* FNV-1a, a word at a time */
+	for (int32_t i = 0; i < g->n; i++) {
+		const Alloc *a = &g->a[i];
+		if (!a->live) continue;
+		h = (h ^ a->base) * 0x100000001b3u;
+		h = (h ^ a->size) * 0x100000001b3u;
+		uint64_t k = 0, w;
+		for (; k + 8 <= a->size; k += 8) {
+			memcpy(&w, a->host + k, 8);
+			h = (h ^ w) * 0x100000001b3u;
+		}
+		for (; k < a->size; k++) h = (h ^ a->host[k]) * 0x100000001b3u;
+	}
+	return h;
 }
 
 int gmem_heap_alloc(GMem *g, uint64_t bytes, uint64_t *dptr)

@@ -49,6 +49,9 @@ int gmem_free(GMem *g, uint64_t dptr);                      /* RF_EINPUT if not 
    dptr is not what malloc returned (0 is allowed and does nothing) */
 int gmem_heap_alloc(GMem *g, uint64_t bytes, uint64_t *dptr);
 int gmem_heap_free(GMem *g, uint64_t dptr);
+/* a hash of every live allocation's address, size and bytes: two runs that left the
+   same device memory behind have the same digest (config key sim.digest) */
+uint64_t gmem_digest(const GMem *g);
 /* index of the live allocation containing [addr, addr+n), or -1 */
 int32_t gmem_find(const GMem *g, uint64_t addr, uint64_t n);
 
