@@ -23,7 +23,7 @@
 #include "base.h"
 
 const OpInfo op_info[NOP_] = {
-#define X(e, name, unit, flags) {name, unit, flags},
+#define X(e, name, form, unit, flags) {name, form, unit, flags},
 #include "ops.def"
 #undef X
 };

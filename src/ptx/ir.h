@@ -80,7 +80,7 @@ enum {                       /* op flags (OpInfo.flags) */
 };
 
 typedef enum Op {
-#define X(e, name, unit, flags) OP_##e,
+#define X(e, name, form, unit, flags) OP_##e,
 #include "ops.def"
 #undef X
 	NOP_
@@ -88,6 +88,7 @@ typedef enum Op {
 
 typedef struct OpInfo {
 	const char *name;            /* PTX mnemonic */
+	const char *form;            /* its operands (ops.def): "a=aa" ... */
 	uint8_t unit;                /* UNIT_* */
 	uint16_t flags;              /* OPF_* */
 } OpInfo;
@@ -329,6 +330,21 @@ typedef struct Ins {
 	Operand o[INS_MAXOPD];   /* o[0..nd) destinations, o[nd..nd+ns) sources */
 	uint32_t line, col;      /* PTX source position (1-based) */
 } Ins;
+
+/* ---- operand forms (ops.def's form column, form.c) ------------------------ */
+
+typedef struct FormShape {   /* the operand counts a form allows */
+	int8_t nd;               /* destinations, not counting a piped second one: 0 or 1 */
+	int8_t pipe;             /* 1: a second destination may follow a '|' */
+	int8_t lo, hi;           /* source operand count */
+} FormShape;
+
+const char *ins_form(const Ins *in);      /* the form in's op and modifiers select */
+FormShape form_shape(const char *form);
+/* the class letters (ops.def) of o[0..INS_MAXOPD) of an instruction of that form
+ * with nd destinations and ns sources, 0 where it has no such operand; one of them */
+void form_classes(const char *form, int nd, int ns, char *cls);
+int form_class(const char *form, int nd, int ns, int k);
 
 /* ---- symbols, registers, functions ------------------------------------ */
 

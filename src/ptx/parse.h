@@ -3,7 +3,8 @@
  *
  * parse.c reads the module level, parse_func.c functions and bodies,
  * parse_decl.c variable and parameter declarations with their
- * initializers, parse_ins.c instructions and operands.
+ * initializers, parse_ins.c instructions and operands, parse_check.c
+ * their operands' kinds and types.
  *
  * Errors longjmp to ptx_parse(), which frees everything: every buffer the
  * parser owns is reachable from Parser.  Names are resolved through one
@@ -145,5 +146,9 @@ void p_reg_decl(Parser *p);
 
 /* parse_ins.c */
 void p_instruction(Parser *p);
+
+/* parse_check.c: in's operands, counted already, against its form (ops.def):
+ * kinds, types, vectors; opat[k] is where operand k starts */
+void pchk_operands(Parser *p, const Tok *at, const Ins *in, const Tok *opat);
 
 #endif

@@ -22,11 +22,11 @@
  * Operands: registers (declared, or %name<N> ranges), special registers,
  * immediates (decimal floats become f32 bits in an f32 instruction, f64
  * bits otherwise), symbols, [addresses], {vectors}, `_`, labels (branch
- * targets), `!p` and `a|b`.  Cheap checks catch what would otherwise
- * mis-execute: unknown names, operand counts, operand kinds, predicate
- * registers where a predicate belongs, and register sizes of the
- * same-typed arithmetic.  Mnemonics of real PTX instructions that rfsim
- * does not implement are refused by name.
+ * targets), `!p` (and `!1`, a constant predicate) and `a|b`.  Unknown
+ * names are errors here; the operand counts come from the instruction's
+ * form (ops.def, form.c), and parse_check.c checks each operand's kind and
+ * type against it as ptxas does.  Mnemonics of real PTX instructions that
+ * rfsim does not implement are refused by name.
  */
 #include <stdio.h>
 #include <string.h>
@@ -545,21 +545,31 @@ static Operand vec_operand(Parser *p, const Ins *in, int depth)
 	return o;
 }
 
-/* operand := '!' NAME | imm | addr | vec | NAME [off] */
+/* '!' NAME | '!' INT: a negated predicate register, or constant (ptxas takes `!1') */
+static Operand negated(Parser *p, const Ins *in)
+{
+	Tok t = p->lx.tok;
+	p_next(p);
+	Tok r = p->lx.tok;
+	Operand o = opd(OPK_NONE, 0, 0);
+	if (r.kind == TK_INT) {
+		o = imm_operand(p, in);
+	} else if (r.kind == TK_IDENT) {
+		p_next(p);
+		o = name_operand(p, &r);
+		if (o.kind != OPK_REG || p->regtype[o.reg] != PT_PRED) o.kind = OPK_NONE;
+	}
+	if (o.kind == OPK_NONE)
+		p_error_at(p, &t, "'!' must precede a predicate register or an integer");
+	o.flags |= OPDF_NEG;
+	return o;
+}
+
+/* operand := '!' (NAME | INT) | imm | addr | vec | NAME [off] */
 static Operand operand(Parser *p, const Ins *in, int depth)
 {
 	Tok t = p->lx.tok;
-	if (t.kind == '!') {                    /* !p: a negated predicate */
-		p_next(p);
-		Tok r = p->lx.tok;
-		if (r.kind != TK_IDENT) p_error_at(p, &t, "'!' must precede a predicate register");
-		p_next(p);
-		Operand o = name_operand(p, &r);
-		if (o.kind != OPK_REG || p->regtype[o.reg] != PT_PRED)
-			p_error_at(p, &t, "'!' must precede a predicate register");
-		o.flags |= OPDF_NEG;
-		return o;
-	}
+	if (t.kind == '!') return negated(p, in);
 	if (t.kind == '[') return addr_operand(p);
 	if (t.kind == '{') return vec_operand(p, in, depth);
 	if (t.kind != TK_IDENT) return imm_operand(p, in);
@@ -568,152 +578,6 @@ static Operand operand(Parser *p, const Ins *in, int depth)
 	Operand o = name_operand(p, &t);
 	if (o.kind == OPK_SYM) o.imm = offset_sum(p);
 	return o;
-}
-
-/* ---- checks --------------------------------------------------------------- */
-
-typedef struct Shape {        /* what an opcode's operand list looks like */
-	int8_t lo, hi;           /* source operand count */
-	int8_t dest;             /* 1: o[0] (and a piped o[1]) are destinations */
-	int8_t same;             /* same-typed arithmetic: register sizes are checked */
-	int8_t addr;             /* the [address] operand: -1 none, 0 o[0], 1 o[nd] */
-} Shape;
-
-static Shape shape(const Ins *in)
-{
-	Shape s = {1, 1, 1, 0, -1};
-	switch ((Op)in->op) {
-	case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_REM: case OP_COPYSIGN:
-	case OP_ADDC: case OP_SUBC: case OP_AND: case OP_OR: case OP_XOR:
-		s.lo = s.hi = 2, s.same = 1; break;
-	case OP_MUL24: case OP_SHL: case OP_SHR: case OP_BMSK: case OP_MATCH: case OP_REDUX:
-		s.lo = s.hi = 2; break;
-	case OP_MIN: case OP_MAX: s.lo = 2, s.hi = 3, s.same = 1; break;
-	case OP_MAD: case OP_FMA: case OP_MADC: case OP_SAD: s.lo = s.hi = 3, s.same = 1; break;
-	case OP_MAD24: case OP_DP4A: case OP_DP2A: case OP_SHF: case OP_BFE: case OP_FNS:
-	case OP_PRMT: case OP_SELP: case OP_SLCT:
-	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
-	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
-	case OP_VMAX2: case OP_VMAX4:
-		s.lo = s.hi = 3; break;
-	case OP_BFI: s.lo = s.hi = 4; break;
-	case OP_LOP3: s.lo = 4, s.hi = 5; break;
-	case OP_SETP: case OP_SET: s.lo = 2, s.hi = 3; break;
-	case OP_ABS: case OP_NEG: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
-	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_NOT: case OP_CNOT:
-		s.same = 1; break;
-	case OP_TESTP: case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_MOV:
-	case OP_CVTA: case OP_ISSPACEP:
-		break;
-	case OP_CVT: case OP_VOTE: s.hi = 2; break;
-	case OP_LD: case OP_LDU: s.hi = 2, s.addr = 1; break;
-	case OP_ATOM: s.lo = 2, s.hi = 4, s.addr = 1; break;
-	case OP_ST: case OP_RED: s.lo = 2, s.hi = 3, s.dest = 0, s.addr = 0; break;
-	case OP_PREFETCH: s.dest = 0, s.addr = 0; break;
-	case OP_NANOSLEEP: case OP_BRA: s.dest = 0; break;
-	case OP_SHFL: s.lo = 3, s.hi = 4; break;
-	case OP_ACTIVEMASK: s.lo = s.hi = 0; break;
-	case OP_ELECT: s.lo = s.hi = 1; break;
-	case OP_CLBAR: s.lo = s.hi = 0, s.dest = 0; break;
-	case OP_CP_BULK: s.lo = 0, s.hi = 6, s.dest = 0; break;   /* parse_tc.c checks */
-	case OP_MAPA: s.lo = s.hi = 2; break;
-	case OP_GETCTARANK: s.lo = s.hi = 1; break;
-	case OP_BAR: case OP_BARRIER: s.lo = 0, s.hi = 3, s.dest = in->mode == MODE_RED; break;
-	case OP_CALL: s.lo = 2, s.hi = 3, s.dest = 0; break;
-	case OP_CP_ASYNC: s.lo = 3, s.hi = 5, s.dest = 0, s.addr = 0; break;
-	case OP_CP_WAIT: s.dest = 0; break;
-	case OP_CP_MBAR: case OP_MBAR_INVAL: s.dest = 0, s.addr = 0; break;
-	case OP_MBAR_INIT: case OP_MBAR_EXPECT_TX: case OP_MBAR_COMPLETE_TX:
-		s.lo = s.hi = 2, s.dest = 0, s.addr = 0; break;
-	case OP_MBAR_ARRIVE: case OP_MBAR_DROP: s.hi = 2, s.addr = 1; break;
-	case OP_MBAR_TEST: s.lo = s.hi = 2, s.addr = 1; break;
-	case OP_MBAR_TRY: s.lo = 2, s.hi = 3, s.addr = 1; break;
-	case OP_MBAR_PENDING: break;
-	case OP_WMMA_LOAD: s.hi = 2, s.addr = 1; break;
-	case OP_WMMA_STORE: s.lo = 2, s.hi = 3, s.dest = 0, s.addr = 0; break;
-	case OP_WMMA_MMA: case OP_MMA: s.lo = s.hi = 3; break;
-	case OP_LDMATRIX: s.addr = 1; break;
-	case OP_STMATRIX: s.lo = s.hi = 2, s.dest = 0, s.addr = 0; break;
-	case OP_TEX: case OP_TLD4: case OP_SULD: s.lo = s.hi = 2; break;
-	case OP_SUST: s.lo = s.hi = 3, s.dest = 0; break;
-	case OP_CP_COMMIT: case OP_CP_WAITALL:
-	case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BRKPT:
-	case OP_GRIDDEP:
-	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
-	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
-		s.lo = s.hi = 0, s.dest = 0; break;
-	}
-	return s;
-}
-
-static int reg_type(const Parser *p, const Operand *o)
-{
-	return o->kind == OPK_REG ? p->regtype[o->reg] : -1;
-}
-
-static void need_pred(Parser *p, const Tok *at, const Ins *in, int k)
-{
-	const Operand *o = &in->o[k];
-	if (o->kind == OPK_REG && p->regtype[o->reg] != PT_PRED)
-		p_error_at(p, at, "operand %d of '%.*s' must be a .pred register", k + 1,
-		           (int)at->len, at->s);
-}
-
-static void check_sizes(Parser *p, const Tok *at, const Ins *in)
-{
-	int size = ptxtype_size((PtxType)in->type), pred = in->type == PT_PRED;
-	for (int k = 0; k < in->nd + in->ns; k++) {
-		int rt = reg_type(p, &in->o[k]);
-		if (rt < 0) continue;
-		int want = size;
-		int wide = in->mode == MODE_WIDE && (k == 0 || (k == 3 && in->op != OP_MUL));
-		if (wide) want = 2 * size;
-		if (pred ? rt == PT_PRED : ptxtype_size((PtxType)rt) == want) continue;
-		p_error_at(p, at, "operand %d of '%.*s' is a .%s register; the instruction needs "
-		           "%s", k + 1, (int)at->len, at->s, ptxtype_name[rt],
-		           pred ? "a .pred register" : want == 8 ? "64 bits" :
-		           want == 16 ? "128 bits" : want == 4 ? "32 bits" : want == 2 ?
-		           "16 bits" : "8 bits");
-	}
-}
-
-static void check_kinds(Parser *p, const Tok *at, const Ins *in)
-{
-	for (int k = 0; k < in->nd; k++) {
-		int kd = in->o[k].kind;
-		if (kd != OPK_REG && kd != OPK_VEC && kd != OPK_SINK)
-			p_error_at(p, at, "destination of '%.*s' must be a register", (int)at->len, at->s);
-	}
-	Shape sh = shape(in);
-	int a = sh.addr < 0 ? -1 : sh.addr ? in->nd : 0;
-	if (a >= 0 && in->o[a].kind != OPK_ADDR)
-		p_error_at(p, at, "'%.*s' needs an [address] operand", (int)at->len, at->s);
-	for (int k = 0; k < in->nd + in->ns; k++)
-		if (in->o[k].kind == OPK_ADDR && k != a && !(in->op == OP_CP_ASYNC && k == 1) &&
-		    in->op != OP_CP_BULK)
-			p_error_at(p, at, "unexpected [address] operand in '%.*s'", (int)at->len, at->s);
-	if (in->op == OP_BRA && in->o[0].kind != OPK_LABEL)
-		p_error_at(p, at, "bra needs a label");
-	if (in->op == OP_SETP)
-		for (int k = 0; k < in->nd; k++) need_pred(p, at, in, k);
-	if ((in->op == OP_SETP || in->op == OP_SET) && in->ns == 3) need_pred(p, at, in, in->nd + 2);
-	if (in->op == OP_SELP) need_pred(p, at, in, in->nd + 2);
-	if ((in->op == OP_MAPA || in->op == OP_GETCTARANK) &&
-	    ((in->type != PT_U32 && in->type != PT_U64) ||
-	     (in->space && in->space != SP_SHARED_CLUSTER)))
-		p_error_at(p, at, "'%.*s': the forms are mapa{.shared::cluster}.u32|.u64 d, a, rank "
-		           "and getctarank{.shared::cluster}.u32|.u64 d, a", (int)at->len, at->s);
-	if (in->op == OP_ELECT) {               /* elect.sync d|p, membermask */
-		int r0 = reg_type(p, &in->o[0]);
-		if (!(in->mods & MOD_SYNC) || in->nd != 2 || in->type != PT_NONE)
-			p_error_at(p, at, "'%.*s': the form is elect.sync d|p, membermask", (int)at->len,
-			           at->s);
-		if (r0 >= 0 && (r0 == PT_PRED || ptxtype_size((PtxType)r0) != 4))
-			p_error_at(p, at, "operand 1 of '%.*s' must be a 32-bit register or _",
-			           (int)at->len, at->s);
-		need_pred(p, at, in, 1);
-	}
-	if (sh.same && in->type != PT_NONE) check_sizes(p, at, in);
 }
 
 /* ---- calls ---------------------------------------------------------------- */
@@ -799,14 +663,18 @@ static void tex_addr(Parser *p, const Ins *in, const Tok *at, Operand *o, int *n
 	p_expect(p, ']', "']' (texel offsets and depth compare are not supported)");
 }
 
-static void operands(Parser *p, Ins *in, const Tok *at)
+/* operands := [ operand ['|' operand] { ',' operand } ]: into in->o, counted against
+ * the form; opat[k] = where operand k starts */
+static void operands(Parser *p, Ins *in, const Tok *at, Tok *opat)
 {
 	Operand o[INS_MAXOPD];
 	int n = 0, pipe = 0;
 	if (p->lx.tok.kind != ';') {
 		do {
 			if (n == INS_MAXOPD) p_error_at(p, at, "too many operands");
+			opat[n] = p->lx.tok;
 			if (tex_op(in->op) && p->lx.tok.kind == '[') {
+				if (n + 1 < INS_MAXOPD) opat[n + 1] = p->lx.tok;    /* its two operands */
 				tex_addr(p, in, at, o, &n);
 				continue;
 			}
@@ -814,6 +682,7 @@ static void operands(Parser *p, Ins *in, const Tok *at)
 			if (p->lx.tok.kind == '|') {
 				if (n != 1 || n == INS_MAXOPD) p_error(p, "unexpected '|'");
 				p_next(p);
+				opat[n] = p->lx.tok;
 				o[n] = operand(p, in, 0);
 				o[n++].flags |= OPDF_PIPE;
 				pipe = 1;
@@ -826,18 +695,22 @@ static void operands(Parser *p, Ins *in, const Tok *at)
 		         p->lx.tok.s);
 		p_error(p, "expected ';' after the instruction, found '%s'", b);
 	}
-	Shape sh = shape(in);
-	int lo = sh.lo, hi = sh.hi;
-	if (pipe && !sh.dest) p_error_at(p, at, "unexpected '|'");
-	in->nd = (uint8_t)(sh.dest ? 1 + pipe : 0);
+	FormShape sh = form_shape(ins_form(in));
+	if (pipe && !sh.pipe)
+		p_error_at(p, &opat[1], "unexpected '|': '%.*s' has one destination", (int)at->len,
+		           at->s);
+	in->nd = (uint8_t)(sh.nd + pipe);
 	if (n < in->nd) p_error_at(p, at, "missing operands");
 	in->ns = (uint8_t)(n - in->nd);
-	if (in->ns < lo || in->ns > hi) {
+	if (in->ns < sh.lo || in->ns > sh.hi) {
 		char range[32];
-		if (lo == hi) snprintf(range, sizeof range, "%d", lo);
-		else snprintf(range, sizeof range, "%d to %d", lo, hi);
-		p_error_at(p, at, "'%.*s' takes %s source operand%s, found %d", (int)at->len, at->s,
-		           range, hi == 1 ? "" : "s", in->ns);
+		if (sh.lo == sh.hi) snprintf(range, sizeof range, "%d", sh.lo);
+		else snprintf(range, sizeof range, "%d to %d", sh.lo, sh.hi);
+		int mask = (in->op == OP_VOTE || in->op == OP_SHFL) && (in->mods & MOD_SYNC) &&
+		           in->ns + 1 == sh.lo;
+		p_error_at(p, at, "'%.*s' takes %s source operand%s, found %d%s", (int)at->len, at->s,
+		           range, sh.hi == 1 ? "" : "s", in->ns,
+		           mask ? " (the membermask is missing)" : "");
 	}
 	memcpy(in->o, o, (size_t)n * sizeof *o);
 }
@@ -868,8 +741,9 @@ void p_instruction(Parser *p)
 	if (in->op == OP_CALL) {
 		call(p, in, &mn.t);
 	} else {
-		operands(p, in, &mn.t);
-		check_kinds(p, &mn.t, in);
+		Tok opat[INS_MAXOPD];
+		operands(p, in, &mn.t, opat);
+		pchk_operands(p, &mn.t, in, opat);
 		if (tc_op(in->op)) ptc_check(p, &mn.t, in, mn.tc);
 		if (tex_op(in->op)) ptex_check(p, &mn.t, in);
 		if (pmb_is(in->op)) pmb_check(p, &mn.t, in);

@@ -1,10 +1,11 @@
 /*
  * test_parse.c -- the PTX front end on small inputs: what each
  * instruction's modifiers and operands become in the IR, declarations and
- * initializers, scopes, directives, and every error message in
- * tests/ptx/bad/ (each file names its expected message on its first line:
- * `// expect: LINE:COL: message`).  Whole-file tests (corpus round trips,
- * minified PTX, truncation, ptxas) are in test_parse_corpus.c.
+ * initializers, scopes, directives, the operand forms of ops.def, and
+ * every error message in tests/ptx/bad/ and tests/ptx/invalid/ (each file
+ * names its expected message on its first line: `// expect: LINE:COL:
+ * message`).  Whole-file tests (corpus round trips, minified PTX,
+ * truncation, ptxas) are in test_parse_corpus.c.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -99,6 +100,64 @@ TEST(parse_tables)
 	CHECK_EQ(ptxtype_size(PT_PRED), 0);
 	CHECK(ptxtype_is_signed(PT_S8) && !ptxtype_is_signed(PT_U64));
 	CHECK(ptxtype_is_float(PT_BF16X2) && !ptxtype_is_float(PT_B32));
+}
+
+/* every form in ops.def, and each variant ins_form picks, is well made: letters of
+ * the form language, one '=', at most one destination and a piped second, [ ] not
+ * nested, no more operands than an Ins holds */
+static void check_form(const char *f, const char *what)
+{
+	const char *eq = strchr(f, '=');
+	if (!strcmp(f, "-")) return;
+	if (!eq || strchr(eq + 1, '=') || eq - f > 3 || (eq - f >= 2 && f[1] != '|') ||
+	    (eq - f == 2)) {
+		unit_fail(__FILE__, __LINE__, "%s: bad destinations in form \"%s\"", what, f);
+		return;
+	}
+	int open = 0;
+	for (const char *c = f; *c; c++) {
+		if (c < eq && (*c == '=' || *c == '|')) continue;
+		if (*c == '[' || *c == ']') {
+			if (open == (*c == '[')) unit_fail(__FILE__, __LINE__, "%s: \"%s\"", what, f);
+			open = *c == '[';
+		} else if (c != eq && !strchr("aAblLuBpnmijx*", *c)) {
+			unit_fail(__FILE__, __LINE__, "%s: letter '%c' in \"%s\"", what, *c, f);
+		}
+	}
+	FormShape sh = form_shape(f);
+	CHECK(!open && sh.lo <= sh.hi && sh.nd + sh.pipe + sh.hi <= INS_MAXOPD);
+}
+
+TEST(parse_forms)
+{
+	for (int op = 0; op < NOP_; op++) check_form(op_info[op].form, op_info[op].name);
+	Ins in;
+	memset(&in, 0, sizeof in);
+	static const struct { int op, mode, mods, aop, type, type2; } var[] = {
+		{OP_VOTE, MODE_ANY, MOD_SYNC, 0, PT_PRED, 0}, {OP_VOTE, MODE_ANY, 0, 0, PT_PRED, 0},
+		{OP_SHFL, MODE_IDX, 0, 0, PT_B32, 0}, {OP_ATOM, 0, 0, AOP_CAS, PT_B32, 0},
+		{OP_CVT, 0, 0, 0, PT_F16X2, PT_F32}, {OP_BAR, MODE_RED, 0, AOP_POPC, PT_U32, 0},
+		{OP_BAR, MODE_ARRIVE, 0, 0, 0, 0}, {OP_BARRIER, MODE_SYNC, MOD_WARP, 0, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof var / sizeof *var; i++) {
+		in.op = (uint16_t)var[i].op, in.mode = (uint8_t)var[i].mode;
+		in.mods = (uint32_t)var[i].mods, in.aop = (uint8_t)var[i].aop;
+		in.type = (uint8_t)var[i].type, in.type2 = (uint8_t)var[i].type2;
+		check_form(ins_form(&in), op_info[in.op].name);
+	}
+	/* optional sources fill left to right; a piped destination is the second class */
+	CHECK_EQ(form_class("a=u[u]p", 1, 2, 2), 'p');
+	CHECK_EQ(form_class("a=u[u]p", 1, 3, 2), 'u');
+	CHECK_EQ(form_class("a=u[u]p", 1, 3, 3), 'p');
+	CHECK_EQ(form_class("=mmx[x][x]", 0, 4, 3), 'x');
+	CHECK_EQ(form_class("=mmx[x][x]", 0, 4, 4), 0);
+	CHECK_EQ(form_class("p|p=aa[p]", 2, 3, 1), 'p');
+	CHECK_EQ(form_class("p|p=aa[p]", 1, 2, 1), 'a');
+	CHECK_EQ(form_class("=[******]", 0, 3, 2), '*');
+	FormShape sh = form_shape("a|p=aaai[p]");
+	CHECK(sh.nd == 1 && sh.pipe == 1 && sh.lo == 4 && sh.hi == 5);
+	sh = form_shape("-");
+	CHECK(sh.nd == 0 && sh.pipe == 0 && sh.hi == 0);
 }
 
 TEST(parse_intern)
@@ -202,6 +261,8 @@ TEST(parse_mod_warp_sync)
 	CHECK(in && (in->o[1].flags & OPDF_PIPE) && in->o[1].kind == OPK_REG);
 	in = one("\tvote.sync.ballot.b32 %r1, %p1, -1;");
 	CHECK(in && in->mods == MOD_SYNC && in->mode == MODE_BALLOT);
+	in = one("\tvote.sync.ballot.b32 %r1, !1, -1;");     /* a negated constant predicate */
+	CHECK(in && in->o[1].kind == OPK_IMM && in->o[1].imm == 1 && (in->o[1].flags & OPDF_NEG));
 	in = one("\tvote.sync.uni.pred %p1, %p2, -1;");
 	CHECK(in && in->mode == MODE_UNI && in->type == PT_PRED && !(in->mods & MOD_UNI));
 	in = one("\tmatch.any.sync.b32 %r1, %r2, -1;");
@@ -688,24 +749,26 @@ TEST(parse_errors_limits)
 	ir_free(m);
 }
 
-TEST(parse_errors_files)
+/* every file of tests/ptx/DIR/ fails to parse with its `// expect:` message */
+static int check_error_files(const char *dir)
 {
-	DIR *d = opendir("tests/ptx/bad");
-	if (!d) d = opendir("../tests/ptx/bad");
+	char dpath[128];
+	snprintf(dpath, sizeof dpath, "tests/ptx/%s", dir);
+	DIR *d = opendir(dpath);
+	if (!d) {
+		snprintf(dpath, sizeof dpath, "../tests/ptx/%s", dir);
+		d = opendir(dpath);
+	}
 	CHECK(d != NULL);
-	if (!d) return;
+	if (!d) return 0;
 	int n = 0;
 	for (struct dirent *e; (e = readdir(d));) {
 		size_t l = strlen(e->d_name);
 		if (l < 5 || strcmp(e->d_name + l - 4, ".ptx")) continue;
 		char path[512];
-		snprintf(path, sizeof path, "tests/ptx/bad/%s", e->d_name);
+		snprintf(path, sizeof path, "%s/%s", dpath, e->d_name);
 		size_t len;
 		char *text = read_file(path, FILE_PTX, &len);
-		if (!text) {
-			snprintf(path, sizeof path, "../tests/ptx/bad/%s", e->d_name);
-			text = read_file(path, FILE_PTX, &len);
-		}
 		CHECK(text != NULL);
 		if (!text) continue;
 		char expect[256] = "";
@@ -726,5 +789,11 @@ TEST(parse_errors_files)
 		n++;
 	}
 	closedir(d);
-	CHECK(n >= 30);
+	return n;
+}
+
+TEST(parse_errors_files)
+{
+	CHECK(check_error_files("bad") >= 30);       /* what rfsim refuses */
+	CHECK(check_error_files("invalid") >= 60);   /* what ptxas rejects too (test_typecheck.py) */
 }

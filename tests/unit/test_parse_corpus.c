@@ -1,8 +1,9 @@
 /*
  * test_parse_corpus.c -- the PTX front end on whole files.
  *
- * Every .ptx under tests/ptx/ (except bad/) and workloads/ -- found at
- * test time, so PTX that other parts of rfsim add is covered too -- must
+ * Every .ptx under tests/ptx/ (except bad/ and invalid/) and workloads/ --
+ * found at test time, so PTX that other parts of rfsim add is covered too --
+ * must
  *   - parse;
  *   - print to PTX that parses back to the same IR (ir_equal), and print
  *     the same text again from there (the printer is a fixed point);
@@ -44,7 +45,8 @@ static int collect(const char *path, const struct stat *st, int type, struct FTW
 {
 	(void)st, (void)ftw;
 	size_t n = strlen(path);
-	if (type != FTW_F || n < 4 || strcmp(path + n - 4, ".ptx") || strstr(path, "/bad/"))
+	if (type != FTW_F || n < 4 || strcmp(path + n - 4, ".ptx") || strstr(path, "/bad/") ||
+	    strstr(path, "/invalid/"))
 		return 0;
 	if (nfiles == capfiles) {
 		capfiles = capfiles ? 2 * capfiles : 64;
