@@ -182,8 +182,9 @@ int dec_add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, PtxT
 		d->sw[k] = (uint8_t)(rs < ts ? rs : ts);
 		break;
 	}
-	case OPK_IMM:
-		d->s[k] = dec_imm_row(dc, imm_bits(o, t));
+	case OPK_IMM:                   /* a predicate constant: 1 true, 0 false, folding '!' */
+		d->s[k] = dec_imm_row(dc, t != PT_PRED ? imm_bits(o, t) :
+		                          (uint64_t)((o->imm != 0) ^ !!(o->flags & OPDF_NEG)));
 		d->sw[k] = (uint8_t)ts;
 		break;
 	case OPK_SYM: {
@@ -309,10 +310,18 @@ static PtxType src_type(const Ins *in, int i)
 	}
 }
 
+/* t, or PT_PRED where source i is a predicate (its form's class p): a constant there
+ * is a truth value */
+static PtxType pred_or(const Ins *in, int i, PtxType t)
+{
+	return form_class(ins_form(in), in->nd, in->ns, in->nd + i) == 'p' ? PT_PRED : t;
+}
+
 static int decode_alu(DecodeCtx *dc, int32_t fi, const Ins *in)
 {
 	for (int i = 0; i < in->ns; i++)
-		if (dec_add_src(dc, fi, in, &in->o[in->nd + i], src_type(in, i))) return RF_EINPUT;
+		if (dec_add_src(dc, fi, in, &in->o[in->nd + i], pred_or(in, i, src_type(in, i))))
+			return RF_EINPUT;
 	for (int k = 0; k < in->nd; k++)
 		if (dec_set_dst(dc, fi, in, &in->o[k], k)) return RF_EINPUT;
 	const char *why = sim_eval_check(dec_cur(dc));
@@ -403,10 +412,14 @@ static int decode_mov(DecodeCtx *dc, int32_t fi, const Ins *in)
 		dec_cur(dc)->nd = (uint8_t)n;
 		return dec_add_src(dc, fi, in, src, t);
 	}
-	if (src->kind == OPK_VEC) {             /* pack */
+	if (src->kind == OPK_VEC) {             /* pack; a '_' element packs zeros */
 		int n = src->n, e = ptxtype_size(t) / (n ? n : 1);
-		for (int i = 0; i < n; i++)
-			if (dec_add_src(dc, fi, in, &fn->vops[src->reg + i], bits_type(e))) return RF_EINPUT;
+		Operand zero = {.kind = OPK_IMM};
+		for (int i = 0; i < n; i++) {
+			const Operand *o = &fn->vops[src->reg + i];
+			if (dec_add_src(dc, fi, in, o->kind == OPK_SINK ? &zero : o, bits_type(e)))
+				return RF_EINPUT;
+		}
 		dec_cur(dc)->elt = (uint8_t)e;
 		return dec_set_dst(dc, fi, in, dst, 0);
 	}
@@ -547,7 +560,7 @@ static int decode_mbar(DecodeCtx *dc, int32_t fi, const Ins *in)
 static int decode_plain(DecodeCtx *dc, int32_t fi, const Ins *in, PtxType t)
 {
 	for (int i = 0; i < in->ns; i++)
-		if (dec_add_src(dc, fi, in, &in->o[in->nd + i], t)) return RF_EINPUT;
+		if (dec_add_src(dc, fi, in, &in->o[in->nd + i], pred_or(in, i, t))) return RF_EINPUT;
 	for (int k = 0; k < in->nd; k++)
 		if (dec_set_dst(dc, fi, in, &in->o[k], k)) return RF_EINPUT;
 	return RF_OK;

@@ -120,9 +120,7 @@ static uint32_t member_mask(const Warp *w, const Image *img, const DIns *d, int 
 
 static void exec_vote(Warp *w, const Image *img, const DIns *d, uint32_t act)
 {
-	uint32_t p = pred(w, d->s[0]);
-	if (d->sneg & 1) p = ~p;
-	p &= act;
+	uint32_t p = src_pred(w, img, d, 0) & act;
 	uint32_t *dp = d->mode == MODE_BALLOT ? dstp(w, d->d[0]) : NULL, res = 0;
 	LANES(act, l) {
 		uint32_t m = member_mask(w, img, d, 1, act, l), q = p & m;
@@ -274,9 +272,7 @@ static int exec_bar(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		b->expected = (int32_t)((cnt + 31) / 32);
 	}
 	if (d->mode == MODE_RED) {
-		uint32_t p = pred(w, d->s[d->ns - 1]);
-		if (d->sneg & (1u << (d->ns - 1))) p = ~p;
-		p &= act;
+		uint32_t p = src_pred(w, img, d, d->ns - 1) & act;
 		b->red_popc += (uint32_t)__builtin_popcount(p);
 		b->red_and &= p == act;
 		b->red_or |= p != 0;
@@ -375,8 +371,7 @@ static void exec_setp(Warp *w, const Image *img, const DIns *d, uint32_t act)
 	}
 	uint32_t p = t, q = ~t;
 	if (d->bop) {
-		uint32_t cpred = pred(w, d->s[2]);
-		if (d->sneg & 4) cpred = ~cpred;
+		uint32_t cpred = src_pred(w, img, d, 2);
 		switch (d->bop) {
 		case BOP_AND: p &= cpred; q &= cpred; break;
 		case BOP_OR: p |= cpred; q |= cpred; break;
@@ -391,9 +386,7 @@ static void exec_mov(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const Image *img = c->L->img;
 	if (d->flags & DF_PRED_DST) {           /* mov.pred */
-		uint32_t p = (d->spred & 1) ? pred(w, d->s[0]) : (srcp(w, img, d->s[0])[0] ? ~0u : 0);
-		if (d->sneg & 1) p = ~p;
-		set_pred(w, d->d[0], act, p);
+		set_pred(w, d->d[0], act, src_pred(w, img, d, 0));
 		return;
 	}
 	if (d->flags & DF_FRAMEADDR) {          /* address of a .local variable */

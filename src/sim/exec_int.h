@@ -48,6 +48,15 @@ static inline uint32_t pred(const Warp *w, int32_t p)
 	return w->preds[w->pbase + p];
 }
 
+/* predicate source k as a lane mask: a predicate register, '!' applied, or a
+ * constant (decode_ins.c gives it a row of 1 or 0, its '!' folded in) */
+static inline uint32_t src_pred(const Warp *w, const Image *img, const DIns *d, int k)
+{
+	if (!(d->spred >> k & 1)) return srcp(w, img, d->s[k])[0] ? ~0u : 0;
+	uint32_t p = pred(w, d->s[k]);
+	return d->sneg >> k & 1 ? ~p : p;
+}
+
 static inline void set_pred(Warp *w, int32_t p, uint32_t lanes, uint32_t bits)
 {
 	uint32_t *q = &w->preds[w->pbase + p];
