@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from differential import crosscheck
+
 ROOT = Path(__file__).resolve().parent.parent
 SEM = Path(__file__).resolve().parent / "sem"
 RFSIM = Path(os.environ.get("RFSIM", "build/rfsim"))
@@ -77,11 +79,14 @@ def sim(tmp_path):
     extra=) -> Result.
 
     file is a name in tests/sem/ or a Path; grid/block are ints or tuples;
-    args are -a specs.  Each call dumps into a fresh directory."""
+    args are -a specs.  Each call dumps into a fresh directory, and a run that
+    succeeded is checked against functional and timing mode under every model
+    (differential.py) unless differential=False; a dict names the racy byte
+    ranges to leave out."""
     count = [0]
 
     def run(ptx, kernel, grid, block, *args, shared=None, sets=(), stats=None,
-            dump=True, timeout=120, config=None, extra=()):
+            dump=True, timeout=120, config=None, extra=(), differential=True):
         assert RFSIM.exists(), f"{RFSIM} not built (run make)"
         count[0] += 1
         d = tmp_path / f"dump{count[0]}"
@@ -103,6 +108,8 @@ def sim(tmp_path):
         if dump:
             cmd += ["--dump", str(d)]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if p.returncode == 0 and dump and differential:
+            crosscheck(cmd, d, timeout, differential if isinstance(differential, dict) else None)
         return Result(p, d)
 
     return run
@@ -1084,10 +1091,15 @@ def contend_init(tmp_path):
     return infile(tmp_path, "acc.bin", struct.pack("<16I", *acc))
 
 
+# contend's race: which thread's atom.exch wrote last (acc[10]; acc64[1], the sum of the
+# old values it got back)
+CONTEND_RACE = {"arg0.bin": [(40, 44)], "arg2.bin": [(8, 16)]}
+
+
 def test_atomics_under_contention(sim, tmp_path):
     acc = contend_init(tmp_path)
     r = ok(sim("atomics.ptx", "contend", 8, 128, f"buf:u32:16:{acc}", "buf:f32:4:zero",
-               "buf:u64:4:zero"))
+               "buf:u64:4:zero", differential=CONTEND_RACE))
     a, f, q = r.u32(0), r.u32(1), r.u64(2)
     check(a[:10] + a[11:16], [
         ("atom.add 1 by 1024 threads", 1024),
@@ -1638,7 +1650,7 @@ def test_same_run_twice_is_identical(sim, tmp_path):
     for i in range(2):
         st = tmp_path / f"s{i}.json"
         r = ok(sim("atomics.ptx", "contend", 8, 128, f"buf:u32:16:{acc}", "buf:f32:4:zero",
-                   "buf:u64:4:zero", stats=st))
+                   "buf:u64:4:zero", stats=st, differential=CONTEND_RACE))
         k = json.loads(st.read_text())["kernels"][0]
         runs.append(([r.buf(n) for n in range(3)], k["warp_instructions"],
                      k["thread_instructions"]))
@@ -1671,7 +1683,8 @@ def test_results_identical_across_configs(sim, tmp_path):
         outs = {}
         for cfg in CONFIG_NAMES:
             for extra in ([], ["--functional"]):
-                r = ok(sim(ptx, k, g, b, *args, config=cfg, extra=extra))
+                r = ok(sim(ptx, k, g, b, *args, config=cfg, extra=extra,
+                           differential=CONTEND_RACE if k == "contend" else True))
                 bufs = [r.buf(n) for n, a in enumerate(args) if a.startswith("buf:")]
                 if k == "contend":     # exch's last writer (acc[10], and acc64[1], the
                     bufs[0] = bufs[0][:40] + bufs[0][44:]   # sum of its olds) is a race
@@ -2023,3 +2036,113 @@ def test_vector_atomics(sim, tmp_path):
     f = struct.unpack("<12f", (r.dump / "arg0.bin").read_bytes())
     assert f[:6] == (32.0, 64.0, 96.0, 128.0, 32.0, 64.0), f
     assert f[8] < 32 * 4 and f[11] < 32 * 4, f      # some lane's old values
+
+
+def test_set_and_setp_on_packed_halves(sim, tmp_path):
+    """set/setp with .f16x2 and .bf16x2 sources (cuda_fp16.h's __heq2, __heq2_mask,
+    __hbeq2): one comparison per half, low half first; set writes 1.0 in the
+    destination's half format or 0xffff per half for .u32; setp's p is the low
+    half's result and q the high half's, each combined with c by the BoolOp."""
+    p = tmp_path / "seth.ptx"
+    p.write_text(
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 o)\n{\n\t.reg .pred %p<5>;\n\t.reg .b32 %r<12>;\n"
+        "\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [o];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+        "\tmov.b32 %r1, 0x40003c00;\n"          # f16x2 (hi 2.0, lo 1.0)
+        "\tmov.b32 %r2, 0x3c003c00;\n"          # (1.0, 1.0)
+        "\tset.eq.f16x2.f16x2 %r3, %r1, %r2;\n"  # lo equal, hi not
+        "\tset.gt.u32.f16x2 %r4, %r1, %r2;\n"    # lo not, hi greater
+        "\tmov.b32 %r5, 0x7e003c00;\n"          # (NaN, 1.0)
+        "\tset.neu.f16x2.f16x2 %r6, %r5, %r2;\n"  # lo equal: 0; hi NaN: unordered, 1
+        "\tset.ne.f16x2.f16x2 %r7, %r5, %r2;\n"   # ordered: NaN gives 0 in both
+        "\tmov.b32 %r8, 0x40003f80;\n"          # bf16x2 (hi 2.0, lo 1.0)
+        "\tmov.b32 %r9, 0x3f803f80;\n"
+        "\tset.ge.bf16x2.bf16x2 %r10, %r8, %r9;\n"  # both >=
+        "\tsetp.eq.f16x2 %p1|%p2, %r1, %r2;\n"      # p: lo equal (1), q: hi (0)
+        "\tsetp.lt.and.f16x2 %p3|%p4, %r2, %r1, %p1;\n"  # lo 1<1 no, hi 1<2 yes; and p1
+        "\tselp.u32 %r11, 1, 0, %p1;\n\tst.global.u32 [%rd1+24], %r11;\n"
+        "\tselp.u32 %r11, 1, 0, %p2;\n\tst.global.u32 [%rd1+28], %r11;\n"
+        "\tselp.u32 %r11, 1, 0, %p3;\n\tst.global.u32 [%rd1+32], %r11;\n"
+        "\tselp.u32 %r11, 1, 0, %p4;\n\tst.global.u32 [%rd1+36], %r11;\n"
+        "\tst.global.u32 [%rd1], %r3;\n\tst.global.u32 [%rd1+4], %r4;\n"
+        "\tst.global.u32 [%rd1+8], %r6;\n\tst.global.u32 [%rd1+12], %r7;\n"
+        "\tst.global.u32 [%rd1+16], %r10;\n\tret;\n}\n")
+    r = ok(sim(p, "k", 1, 1, "buf:u32:10:zero"))
+    check(r.u32(0), [
+        ("set.eq.f16x2: (2,1) vs (1,1): lo 1.0, hi 0.0", 0x00003c00),
+        ("set.gt.u32.f16x2: lo 0, hi 0xffff", 0xffff0000),
+        ("set.neu.f16x2: (NaN,1) vs (1,1): lo 0.0, hi 1.0 (unordered)", 0x3c000000),
+        ("set.ne.f16x2: (NaN,1) vs (1,1): both 0.0", 0x00000000),
+        ("set.ge.bf16x2.bf16x2 (2,1) vs (1,1): 1.0 in bf16 in both", 0x3f803f80),
+        ("untouched", 0),
+        ("setp.eq.f16x2 p: the low halves are equal", 1),
+        ("setp.eq.f16x2 q: the high halves differ", 0),
+        ("setp.lt.and p: lo 1 < 1 false", 0),
+        ("setp.lt.and q: hi 1 < 2 true, and p1", 1)], "packed-half set/setp")
+
+
+def test_shared_address_wraps_at_32_bits(sim, tmp_path):
+    """Issue 20, item 9: a 32-bit shared address plus an immediate offset wraps
+    modulo 2^32, as the hardware's address adder does: [%r+8] with %r =
+    &sh - 4 is &sh[1].  rfsim added in 64 bits and faulted ("shared::cluster
+    address 0x100000004: CTA rank 255"), which stopped Rodinia's
+    Needleman-Wunsch, whose nvcc code indexes sh[i - 1] that way."""
+    p = tmp_path / "wrap.ptx"
+    p.write_text(
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k(.param .u64 o)\n{\n\t.shared .align 4 .b8 sh[16];\n"
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [o];\n"
+        "\tcvta.to.global.u64 %rd1, %rd1;\n\tmov.u32 %r1, sh;\n"
+        "\tst.shared.u32 [%r1], 11;\n\tst.shared.u32 [%r1+4], 22;\n"
+        "\tadd.s32 %r2, %r1, -4;\n"
+        "\tld.shared.u32 %r3, [%r2+4];\n"        # sh[0]
+        "\tst.shared.u32 [%r2+12], 33;\n"        # sh[2]
+        "\tld.shared.u32 %r4, [%r2+8];\n"        # sh[1]
+        "\tld.shared.u32 %r5, [%r1+8];\n"        # sh[2] again, unwrapped
+        "\tst.global.u32 [%rd1], %r3;\n\tst.global.u32 [%rd1+4], %r4;\n"
+        "\tst.global.u32 [%rd1+8], %r5;\n\tret;\n}\n")
+    r = ok(sim(p, "k", 1, 1, "buf:u32:3:zero"))
+    check(r.u32(0), [("[%r-4 + 4] = sh[0]", 11), ("[%r-4 + 8] = sh[1]", 22),
+                     ("st [%r-4 + 12] wrote sh[2]", 33)], "wrapped shared addresses")
+
+
+OOB_PTX = (".version 8.0\n.target sm_80\n.address_size 64\n"
+           ".visible .entry k(.param .u64 buf, .param .u64 out, .param .u32 off)\n{\n"
+           "\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<6>;\n"
+           "\tld.param.u64 %rd1, [buf];\n\tld.param.u64 %rd2, [out];\n"
+           "\tld.param.u32 %r1, [off];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+           "\tcvta.to.global.u64 %rd2, %rd2;\n\tmov.u32 %r2, %tid.x;\n"
+           "\tadd.s32 %r3, %r2, %r1;\n\tmul.wide.u32 %rd3, %r3, 4;\n\tadd.s64 %rd4, %rd1, %rd3;\n"
+           "\tst.global.u32 [%rd4], %r3;\n"       # write buf[off + tid] ...
+           "\tbar.sync 0;\n\tld.global.u32 %r4, [%rd4];\n"   # ... and read it back
+           "\tmul.wide.u32 %rd5, %r2, 4;\n\tadd.s64 %rd5, %rd2, %rd5;\n"
+           "\tst.global.u32 [%rd5], %r4;\n\tret;\n}\n")
+
+
+@pytest.mark.parametrize("mode", ["fault", "warn", "allow"])
+def test_access_past_a_buffers_end(sim, tmp_path, mode):
+    """Issue 20, item 11 (mem.oob): benchmarks such as Rodinia's srad_v2 and
+    Parboil's spmv touch a few words past a cudaMalloc'd buffer, which a real
+    GPU maps a page at a time.  fault (the default) stops the kernel with the
+    usual report; warn and allow let accesses within the buffer's last page
+    (mem.page_bytes, 128 KiB on fermi-gtx480) read and write there, warn
+    saying so once per kernel; past the page every mode faults."""
+    p = tmp_path / "oob.ptx"
+    p.write_text(OOB_PTX)
+    # buf holds 60 words: threads 60..63 write and read 4 words past its end
+    r = sim(p, "k", 1, 64, "buf:u32:60:zero", "buf:u32:64:zero", "u32:0",
+            sets=[f"mem.oob={mode}"])
+    if mode == "fault":
+        assert r.rc == 1 and "kernel fault: out-of-bounds global store of 4 bytes" in r.err
+        assert "right after its end" in r.err, r.err
+    else:
+        ok(r)
+        assert r.u32(1) == list(range(64)), "the words past the end keep what was written"
+        warned = r.err.count("rfsim: warning (mem.oob=warn")
+        assert warned == (mode == "warn"), r.err
+        if mode == "warn":
+            assert "out-of-bounds global store of 4 bytes" in r.err and "in kernel k" in r.err
+    # 1 MiB past the end: beyond the page, and beyond the gap to the next allocation
+    r = sim(p, "k", 1, 32, "buf:u32:60:zero", "buf:u32:64:zero", f"u32:{1 << 18}",
+            sets=[f"mem.oob={mode}"])
+    assert r.rc == 1 and "out-of-bounds global store" in r.err, (mode, r.err)

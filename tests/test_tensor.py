@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from differential import crosscheck
 from rfsim_test import models
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +34,10 @@ if not RFSIM.is_absolute():
     RFSIM = ROOT / RFSIM
 
 
-def run(tmp, ptx, kernel, grid, block, *args, sets=(), config=None):
+def run(tmp, ptx, kernel, grid, block, *args, sets=(), config=None, differential=True):
+    """rfsim run PTX with a fresh dump directory in tmp; (process, dump dir).  A
+    run that succeeded is checked against functional and timing mode under
+    every model (differential.py) unless differential=False."""
     d = tmp / f"dump{len(list(tmp.iterdir()))}"
     cmd = [str(RFSIM), "run", str(ptx), "-k", kernel, "-g", str(grid), "-b", str(block),
            "--dump", str(d)]
@@ -44,6 +48,8 @@ def run(tmp, ptx, kernel, grid, block, *args, sets=(), config=None):
     for s in sets:
         cmd += ["-s", s]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if p.returncode == 0 and differential:
+        crosscheck(cmd, d)
     return p, d
 
 
@@ -102,7 +108,7 @@ def test_wait_group_waits_for_the_copy(tmp_path):
     cyc = {}
     for w1 in (0, 1):
         p, d = run(tmp_path, SEM, "cpa_time", 1, 1, f"buf:u8:36:{src}", "buf:u32:2:zero",
-                   f"u32:{w1}")
+                   f"u32:{w1}", differential=False)    # it stores cycle counts
         assert p.returncode == 0, p.stderr
         cyc[w1], word = struct.unpack("<2I", (d / "arg1.bin").read_bytes())
         assert word == 0x07060504

@@ -45,6 +45,7 @@ typedef struct Config {
 /* choices of the CE keys, in the order config.def lists them (unit-tested) */
 enum { SIM_MODE_TIMING, SIM_MODE_FUNCTIONAL };
 enum { REG_GRAN_WARP, REG_GRAN_BLOCK, REG_GRAN_THREAD };   /* sm.reg_alloc_granularity */
+enum { MEM_OOB_FAULT, MEM_OOB_WARN, MEM_OOB_ALLOW };                  /* mem.oob */
 
 /* the key table, for code that walks every key (help, JSON, sweeps) */
 typedef enum ConfigType { CONFIG_INT, CONFIG_NUM, CONFIG_ENUM, CONFIG_BOOL,

@@ -69,6 +69,30 @@ static uint64_t carry_op(const DIns *d, PtxType t, const uint64_t *v, uint32_t *
 	return alu_norm(t, r);
 }
 
+/* the comparison of each half of two packed .f16x2/.bf16x2 sources, low half first */
+int sim_cmp_halves(const DIns *d, PtxType t2, uint64_t a, uint64_t b)
+{
+	PtxType e = t2 == PT_F16X2 ? PT_F16 : PT_BF16;
+	int r = 0;
+	for (int h = 0; h < 2; h++) {
+		uint64_t x = a >> 16 * h & 0xffff, y = b >> 16 * h & 0xffff;
+		if (d->mods & MOD_FTZ) x = alu_fflush(e, x), y = alu_fflush(e, y);
+		r |= alu_cmp((Cmp)d->cmp, e, x, y) << h;
+	}
+	return r;
+}
+
+/* set on packed halves: each half's result in its half of the destination, 1.0 in
+ * the destination's half format or 0xffff for .u32/.s32 (cuda_fp16.hpp's __heq2_mask) */
+static uint64_t set_packed(const DIns *d, PtxType t, PtxType t2, const uint64_t *v)
+{
+	int r = sim_cmp_halves(d, t2, v[0], v[1]);
+	uint64_t one = t == PT_F16X2 ? 0x3c00 : t == PT_BF16X2 ? 0x3f80 : 0xffff, out = 0;
+	for (int h = 0; h < 2; h++)
+		if (alu_boolop((BoolOp)d->bop, r >> h & 1, d->ns > 2 ? (int)v[2] : 0)) out |= one << 16 * h;
+	return out;
+}
+
 uint64_t sim_eval(const DIns *d, const uint64_t *v, uint32_t *cc)
 {
 	PtxType t = (PtxType)d->type, t2 = (PtxType)d->type2;
@@ -124,6 +148,7 @@ uint64_t sim_eval(const DIns *d, const uint64_t *v, uint32_t *cc)
 	case OP_FNS: return alu_fns((uint32_t)v[0], (uint32_t)v[1], (int32_t)v[2]);
 	case OP_PRMT: return alu_prmt((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2], (Mode)d->mode);
 	case OP_SET: {
+		if (t2 == PT_F16X2 || t2 == PT_BF16X2) return set_packed(d, t, t2, v);
 		uint64_t a = v[0], b = v[1];
 		if ((d->mods & MOD_FTZ) && is_float(t2)) a = alu_fflush(t2, a), b = alu_fflush(t2, b);
 		int c = alu_cmp((Cmp)d->cmp, t2, a, b);
@@ -205,12 +230,11 @@ const char *sim_eval_check(const DIns *d)
 	case OP_CNOT: case OP_ADDC: case OP_SUBC: case OP_MADC: case OP_DP4A: case OP_DP2A:
 		if (fl) return "a floating-point form of this integer operation";
 		break;
-	case OP_SETP:
-		if (t == PT_F16X2 || t == PT_BF16X2) return "setp on packed halves";
-		break;
 	case OP_SET:
-		if (t == PT_F16X2 || t == PT_BF16X2 || d->type2 == PT_F16X2 || d->type2 == PT_BF16X2)
-			return "set on packed halves";
+		if (d->type2 == PT_F16X2 || d->type2 == PT_BF16X2)
+			return t == d->type2 || t == PT_U32 || t == PT_S32
+			       ? NULL : "set on packed halves other than to the same type or .u32/.s32";
+		if (t == PT_F16X2 || t == PT_BF16X2) return "set to packed halves from another type";
 		break;
 	case OP_CVT:
 		if (t == PT_E4M3X2 || t == PT_E5M2X2)

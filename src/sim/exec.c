@@ -342,7 +342,7 @@ static void exec_alu(Warp *w, const Image *img, const DIns *d, uint32_t act)
 static void exec_setp(Warp *w, const Image *img, const DIns *d, uint32_t act)
 {
 	const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]);
-	uint32_t t = 0;
+	uint32_t t = 0, hi = 0;                     /* the comparison; q's before BoolOp */
 	int wd = d->sw[0];
 	PtxType ty = (PtxType)d->type;
 	if (wd == 1 && (ty == PT_S32 || ty == PT_U32 || ty == PT_B32)) {
@@ -361,6 +361,13 @@ static void exec_setp(Warp *w, const Image *img, const DIns *d, uint32_t act)
 			}
 			t |= (uint32_t)r << l;
 		}
+		hi = ~t;
+	} else if (ty == PT_F16X2 || ty == PT_BF16X2) {   /* p the low halves, q the high */
+		LANES(act, l) {
+			int r = sim_cmp_halves(d, ty, a[l], b[l]);
+			t |= (uint32_t)(r & 1) << l;
+			hi |= (uint32_t)(r >> 1) << l;
+		}
 	} else {
 		int ftz = (d->mods & MOD_FTZ) && ptxtype_is_float(ty);
 		LANES(act, l) {
@@ -368,8 +375,9 @@ static void exec_setp(Warp *w, const Image *img, const DIns *d, uint32_t act)
 			if (ftz) x = alu_fflush(ty, x), y = alu_fflush(ty, y);
 			t |= (uint32_t)alu_cmp((Cmp)d->cmp, ty, x, y) << l;
 		}
+		hi = ~t;
 	}
-	uint32_t p = t, q = ~t;
+	uint32_t p = t, q = hi;
 	if (d->bop) {
 		uint32_t cpred = src_pred(w, img, d, 2);
 		switch (d->bop) {

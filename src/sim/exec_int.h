@@ -102,7 +102,8 @@ static inline uint64_t exec_addr_of(const Warp *w, const Image *img, const DIns 
 	uint64_t a = (uint64_t)d->aoff;
 	if (d->abase >= 0) {
 		const uint32_t *p = srcp(w, img, d->abase);
-		a += d->aw > 1 ? rd64(p, l) : p[l];
+		if (d->aw > 1) return a + rd64(p, l);
+		a = (uint32_t)(a + p[l]);   /* a 32-bit address wraps: [%r+4] with %r = -4 is 0 */
 	}
 	return a;
 }

@@ -41,18 +41,6 @@ void exec_thread_of(const Launch *L, const Warp *w, uint32_t l, uint32_t t[3])
 	t[2] = lin / (L->block.x * L->block.y);
 }
 
-void exec_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int kind,
-                  const char *what)
-{
-	gpu_set_fault(kind);
-	const Launch *L = c->L;
-	uint32_t t[3];
-	exec_thread_of(L, w, l, t);
-	err_set("kernel fault: %s\n  in kernel %s, block (%u,%u,%u), thread (%u,%u,%u), "
-	        "%s:%u", what, L->kname, c->id.x, c->id.y, c->id.z, t[0], t[1], t[2],
-	        L->file, d->line);
-	quote_line(L, d->line);
-}
 
 static const char *space_word(int xs)
 {
@@ -61,14 +49,35 @@ static const char *space_word(int xs)
 	return n[xs];
 }
 
-static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int xs,
-                      uint64_t a, uint32_t n, int store, const char *why)
+/* err_msg(): what happened, then the kernel, block, thread and PTX line, quoted */
+static void where(const Cta *c, const Warp *w, uint32_t l, const DIns *d, const char *what)
+{
+	const Launch *L = c->L;
+	uint32_t t[3];
+	exec_thread_of(L, w, l, t);
+	err_set("%s\n  in kernel %s, block (%u,%u,%u), thread (%u,%u,%u), %s:%u", what, L->kname,
+	        c->id.x, c->id.y, c->id.z, t[0], t[1], t[2], L->file, d->line);
+	quote_line(L, d->line);
+}
+
+void exec_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int kind,
+                const char *what)
+{
+	char msg[640];
+	gpu_set_fault(kind);
+	snprintf(msg, sizeof msg, "kernel fault: %s", what);
+	where(c, w, l, d, msg);
+}
+
+/* err_msg(): an access and the allocation nearest below it */
+static void access_report(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int xs,
+                          uint64_t a, uint32_t n, int store, const char *why)
 {
 	char msg[512];
 	const char *acc = d->op == OP_ATOM ? "atomic" : store ? "store" : "load";
-	snprintf(msg, sizeof msg, "%s %s %s of %u bytes at address 0x%llx", why,
+	snprintf(msg, sizeof msg, "kernel fault: %s %s %s of %u bytes at address 0x%llx", why,
 	         space_word(xs), acc, n, (unsigned long long)a);
-	exec_fault(c, w, l, d, why[0] == 'm' ? FAULT_MISALIGNED : FAULT_ADDRESS, msg);
+	where(c, w, l, d, msg);
 	if (xs == XS_GLOBAL || xs == XS_GENERIC) {
 		const GMem *g = c->L->gm;
 		const Alloc *best = NULL;
@@ -87,6 +96,29 @@ static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, in
 			err_append("\n  no allocation lies below this address");
 		}
 	}
+}
+
+static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int xs,
+                      uint64_t a, uint32_t n, int store, const char *why)
+{
+	gpu_set_fault(why[0] == 'm' ? FAULT_MISALIGNED : FAULT_ADDRESS);
+	access_report(c, w, l, d, xs, a, n, store, why);
+}
+
+/* mem.oob = warn|allow: an access past an allocation's end, in its last page */
+static uint8_t *past_end(const Cta *c, const Warp *w, uint32_t l, const DIns *d, uint64_t a,
+                         uint32_t n, int store)
+{
+	GMem *g = c->L->gm;
+	uint8_t *p = gmem_slack_ptr(g, a, n);
+	if (p && g->warn && !g->warned) {
+		g->warned = 1;
+		access_report(c, w, l, d, XS_GLOBAL, a, n, store, "out-of-bounds");
+		fprintf(stderr, "rfsim: warning (mem.oob=warn; the first of this kernel, allowed as the "
+		        "hardware maps the allocation's page): %s\n", err_msg() + strlen("kernel fault: "));
+		err_clear();
+	}
+	return p;
 }
 
 /* host pointer for an access of n bytes at address a in space xs, or NULL
@@ -124,6 +156,7 @@ uint8_t *exec_span(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t 
 	switch (xs) {
 	case XS_GLOBAL: {
 		uint8_t *p = gmem_ptr(L->gm, a, n, &w->mem_hint);
+		if (!p && L->gm->page) p = past_end(c, w, l, d, a, n, store);
 		if (!p) mem_fault(c, w, l, d, xs, a, n, store, "out-of-bounds");
 		return p;
 	}

@@ -66,6 +66,8 @@ Gpu *gpu_new(const Config *cfg)
 	Gpu *g = xcalloc(1, sizeof *g);
 	g->cfg = *cfg;
 	gmem_init(&g->gm, (uint64_t)cfg->gpu_global_bytes);
+	if (cfg->mem_oob != MEM_OOB_FAULT) gmem_map_pages(&g->gm, (uint64_t)cfg->mem_page_bytes);
+	g->gm.warn = cfg->mem_oob == MEM_OOB_WARN;
 	g->cdp.max_pending = CDP_MAX_PENDING;
 	return g;
 }
@@ -925,6 +927,7 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 		if (gpu_mem_alloc(g, 16, &L.grid_ws)) return RF_EINPUT;
 		memset(gpu_mem_host(g, L.grid_ws, 16), 0, 16);
 	}
+	g->gm.warned = 0;
 	KernelStats ks = {0};
 	snprintf(ks.name, sizeof ks.name, "%s", L.kname);
 	ks.grid = grid, ks.block = block, ks.dyn_shmem = dyn;

@@ -42,14 +42,20 @@ int gmem_alloc(GMem *g, uint64_t bytes, uint64_t *dptr)
 		err_set("device address space exhausted");
 		return RF_ERUNTIME;
 	}
-	uint8_t *host = calloc(1, size);
+	uint64_t slack = 0;
+	if (g->page) {                        /* the rest of the last page, this side of the gap */
+		uint64_t end = g->next + bytes, pend = (end + g->page - 1) / g->page * g->page;
+		slack = (pend < g->next + size + GAP ? pend : g->next + size + GAP) - end;
+	}
+	uint64_t backed = bytes + slack > size ? bytes + slack : size;
+	uint8_t *host = calloc(1, backed);
 	if (!host) {
 		err_set("out of host memory allocating %llu bytes of device memory",
-		        (unsigned long long)size);
+		        (unsigned long long)backed);
 		return RF_ERUNTIME;
 	}
 	VEC_RESERVE(g->a, g->cap, (size_t)g->n + 1);
-	g->a[g->n++] = (Alloc){g->next, bytes, host, 1, 0};
+	g->a[g->n++] = (Alloc){g->next, bytes, host, 1, 0, slack};
 	*dptr = g->next;
 	g->next += size + GAP;
 	g->used += bytes;
@@ -67,6 +73,22 @@ int32_t gmem_find(const GMem *g, uint64_t addr, uint64_t n)
 		else return (a->live && n <= a->size - (addr - a->base)) ? mid : -1;
 	}
 	return -1;
+}
+
+void gmem_map_pages(GMem *g, uint64_t page) { g->page = page; }
+
+uint8_t *gmem_slack_ptr(const GMem *g, uint64_t addr, uint64_t n)
+{
+	int32_t lo = 0, hi = g->n - 1, at = -1;
+	while (lo <= hi) {                    /* the last allocation at or below addr */
+		int32_t mid = (lo + hi) / 2;
+		if (g->a[mid].base <= addr) at = mid, lo = mid + 1;
+		else hi = mid - 1;
+	}
+	if (at < 0) return NULL;
+	const Alloc *a = &g->a[at];
+	uint64_t off = addr - a->base, span = a->size + a->slack;
+	return a->live && a->slack && off < span && n <= span - off ? a->host + off : NULL;
 }
 
 int gmem_free(GMem *g, uint64_t dptr)

@@ -8,6 +8,11 @@
  * kernel running a little past the end of a buffer touches no allocation
  * and is reported instead of silently corrupting its neighbour.  Freed
  * address ranges are never reused, so a use-after-free is reported too.
+ * A real GPU maps memory a page at a time, so an access a little past a
+ * buffer's end reads whatever shares its page, silently; with mem.oob =
+ * warn|allow (gmem_map_pages) each allocation is backed up to the end of
+ * its last page of mem.page_bytes, or the start of the gap's next
+ * allocation if that comes first, and such accesses read and write there.
  *
  * Lookup is a binary search over allocations sorted by address (they are
  * created in address order, so the array stays sorted) behind a one-entry
@@ -29,6 +34,8 @@ typedef struct Alloc {
 	uint8_t *host;           /* backing store */
 	int live;                /* 0 once freed */
 	int heap;                /* from device-side malloc */
+	uint64_t slack;          /* bytes backed past size: the rest of its last page
+	                            (mem.oob = warn|allow), up to the next allocation */
 } Alloc;
 
 typedef struct GMem {
@@ -37,6 +44,10 @@ typedef struct GMem {
 	uint64_t used, capacity; /* bytes live / allowed */
 	uint64_t heap_used;      /* bytes live from device-side malloc */
 	uint64_t heap_limit;     /* cudaLimitMallocHeapSize: GMEM_HEAP_BYTES unless set */
+	uint64_t page;           /* mem.page_bytes when accesses past an end are mapped
+	                            (mem.oob = warn|allow), else 0 */
+	int warn;                /* mem.oob = warn: report the first such access ... */
+	int warned;              /* ... of each kernel (gpu.c clears it at launch) */
 } GMem;
 
 #define GMEM_HEAP_BYTES (8ull << 20)
@@ -52,6 +63,12 @@ int gmem_heap_free(GMem *g, uint64_t dptr);
 /* a hash of every live allocation's address, size and bytes: two runs that left the
    same device memory behind have the same digest (config key sim.digest) */
 uint64_t gmem_digest(const GMem *g);
+/* map the rest of each allocation's last page of `page` bytes (mem.oob = warn|allow);
+   0 = fault past every end (the default).  Applies to later allocations. */
+void gmem_map_pages(GMem *g, uint64_t page);
+/* host pointer of [addr, addr+n) when it lies in an allocation's mapped slack past
+   its end (gmem_map_pages), else NULL */
+uint8_t *gmem_slack_ptr(const GMem *g, uint64_t addr, uint64_t n);
 /* index of the live allocation containing [addr, addr+n), or -1 */
 int32_t gmem_find(const GMem *g, uint64_t addr, uint64_t n);
 
