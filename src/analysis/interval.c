@@ -171,12 +171,63 @@ static int32_t ivl_new(Part *p, int32_t entry)
 	return p->nivl++;
 }
 
+/* ---- candidates ----------------------------------------------------------- */
+
+/*
+ * Both passes grow a subgraph by repeatedly admitting one successor of its
+ * members: pass 1 the one that starts earliest in the code, pass 2 the one
+ * met first in a scan of the members' successor lists.  Rescanning every
+ * member for each admission is quadratic in the subgraph's size (an
+ * if-chain of 20,000 blocks that fits in one interval: seconds), so the
+ * candidates wait in a min-heap by that rank instead.  A candidate that
+ * cannot join now is dropped: the working set only grows, so one that does
+ * not fit never will, and one still waiting for a predecessor is pushed
+ * again when that predecessor joins (it is that member's successor).
+ */
+typedef struct Heap { int64_t *key; int32_t *id; int32_t n, cap; } Heap;
+
+static void heap_push(Heap *h, int64_t key, int32_t id)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 64;
+		h->key = xrealloc(h->key, sizeof(int64_t) * (size_t)h->cap);
+		h->id = xrealloc(h->id, sizeof(int32_t) * (size_t)h->cap);
+	}
+	int32_t i = h->n++;
+	for (; i > 0 && h->key[(i - 1) / 2] > key; i = (i - 1) / 2)
+		h->key[i] = h->key[(i - 1) / 2], h->id[i] = h->id[(i - 1) / 2];
+	h->key[i] = key, h->id[i] = id;
+}
+
+/* the id of least key, removed; -1 if empty */
+static int32_t heap_pop(Heap *h)
+{
+	if (!h->n) return -1;
+	int32_t top = h->id[0], i = 0, n = --h->n;
+	int64_t key = h->key[n];
+	for (int32_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && h->key[c + 1] < h->key[c]) c++;
+		if (h->key[c] >= key) break;
+		h->key[i] = h->key[c], h->id[i] = h->id[c];
+	}
+	h->key[i] = key, h->id[i] = h->id[n];
+	return top;
+}
+
+static void heap_free(Heap *h)
+{
+	free(h->key), free(h->id);
+	memset(h, 0, sizeof *h);
+}
+
 /* ---- pass 1 (Algorithm 1) ---------------------------------------------- */
 
 typedef struct P1 {
 	Part *p;
 	const Func *f;
 	int32_t *work; int32_t head, nwork, capwork;   /* FIFO of header pieces */
+	Heap cand;               /* successors of the growing interval's members, by
+	                            their first instruction */
 } P1;
 
 static void push(P1 *s, int32_t piece)
@@ -246,7 +297,17 @@ static int admits(const P1 *s, int32_t i, int32_t u)
 	return union_count(&v->regs, &wr) <= p->n;
 }
 
-/* lines 10-24 for the interval headed by h */
+/* piece u joined: its successors become candidates */
+static void p1_offer(P1 *s, int32_t u)
+{
+	const Piece *q = &s->p->pc[u];
+	for (int32_t k = 0; k < q->nsucc; k++)
+		if (s->p->pc[q->succ[k]].ivl == -1) heap_push(&s->cand, s->p->pc[q->succ[k]].first,
+		                                              q->succ[k]);
+}
+
+/* lines 10-24 for the interval headed by h: the next piece to join is the
+   admissible successor of a member that starts earliest */
 static void grow(P1 *s, int32_t h)
 {
 	Part *p = s->p;
@@ -254,19 +315,17 @@ static void grow(P1 *s, int32_t h)
 	traverse(s, h);
 	VEC_RESERVE(mem, capmem, 1);
 	mem[nmem++] = h;
+	s->cand.n = 0;
+	p1_offer(s, h);
 	for (;;) {
-		int32_t best = -1;
-		for (int32_t m = 0; m < nmem; m++)
-			for (int32_t k = 0; k < p->pc[mem[m]].nsucc; k++) {
-				int32_t c = p->pc[mem[m]].succ[k];
-				int earlier = best < 0 || p->pc[c].first < p->pc[best].first;
-				if (earlier && admits(s, i, c)) best = c;
-			}
+		int32_t best;
+		while ((best = heap_pop(&s->cand)) >= 0 && !admits(s, i, best)) {}
 		if (best < 0) break;
 		p->pc[best].ivl = i;
 		traverse(s, best);
 		VEC_RESERVE(mem, capmem, nmem + 1);
 		mem[nmem++] = best;
+		p1_offer(s, best);
 	}
 	for (int32_t m = 0; m < nmem; m++)
 		for (int32_t k = 0; k < p->pc[mem[m]].nsucc; k++) {
@@ -289,7 +348,7 @@ Part *ivl_pass1(const Func *f, const Cfg *c, int32_t n, int kind)
 			if (t == c->exit) p->pc[b].exits = 1;
 			else edge_add(p, b, t);
 		}
-	P1 s = {p, f, NULL, 0, 0, 0};
+	P1 s = {p, f, NULL, 0, 0, 0, {0}};
 	for (int32_t seed = 0; seed < p->npiece;) {
 		if (p->pc[seed].ivl != -1) { seed++; continue; }
 		ivl_new(p, seed);    /* the entry first, then what no path reaches */
@@ -297,6 +356,7 @@ Part *ivl_pass1(const Func *f, const Cfg *c, int32_t n, int kind)
 		while (s.head < s.nwork) grow(&s, s.work[s.head++]);
 	}
 	free(s.work);
+	heap_free(&s.cand);
 	p->nivl_pass1 = p->nivl;
 	return p;
 }
@@ -351,6 +411,11 @@ typedef struct P2 {          /* one application of Algorithm 2 */
 	int32_t nnew;
 	int32_t *work, head, nwork;      /* queue of intervals heading next-level ones */
 	int32_t *mem, nmem;      /* intervals of the next-level interval being grown */
+	int64_t nscan;           /* entries of the members' successor lists so far */
+	int64_t *pos;            /* interval -> its first entry in them, this growth */
+	int32_t *posof;          /* interval -> the growth pos belongs to, -1 */
+	int32_t ngrow;
+	Heap cand;               /* candidates by first entry: the order of a scan */
 } P2;
 
 /* a next-level interval seeded by interval i, queued (lines 6-7, 18-19) */
@@ -372,25 +437,33 @@ static int absorbs(const P2 *s, int32_t ii, int32_t h)
 	return union_count(&s->niv[ii].regs, &p->iv[h].regs) <= p->n;
 }
 
-/* one successor of the members that may join ii, or -1 */
-static int32_t p2_candidate(const P2 *s, int32_t ii)
+/* member m joined: its successors become candidates, each ranked by where
+   a scan of the members' successor lists would first meet it */
+static void p2_offer(P2 *s, int32_t m)
 {
-	for (int32_t m = 0; m < s->nmem; m++)
-		for (int32_t k = s->g.sstart[s->mem[m]]; k < s->g.sstart[s->mem[m] + 1]; k++)
-			if (absorbs(s, ii, s->g.succ[k])) return s->g.succ[k];
-	return -1;
+	for (int32_t k = s->g.sstart[m]; k < s->g.sstart[m + 1]; k++, s->nscan++) {
+		int32_t h = s->g.succ[k];
+		if (s->posof[h] != s->ngrow) s->posof[h] = s->ngrow, s->pos[h] = s->nscan;
+		if (s->next[h] == -1) heap_push(&s->cand, s->pos[h], h);
+	}
 }
 
-/* lines 9-21 for the next-level interval that interval i heads */
+/* lines 9-21 for the next-level interval that interval i heads: the next to
+   join is the first absorbable successor in the members' lists */
 static void p2_grow(P2 *s, int32_t i)
 {
 	int32_t ii = s->next[i], h;
 	s->nmem = 0;
 	s->mem[s->nmem++] = i;
-	while ((h = p2_candidate(s, ii)) >= 0) {             /* lines 12-15 */
+	s->ngrow++, s->nscan = 0, s->cand.n = 0;
+	p2_offer(s, i);
+	for (;;) {                                           /* lines 12-15 */
+		while ((h = heap_pop(&s->cand)) >= 0 && !absorbs(s, ii, h)) {}
+		if (h < 0) break;
 		s->next[h] = ii;
 		regset_or(&s->niv[ii].regs, &s->p->iv[h].regs);
 		s->mem[s->nmem++] = h;
+		p2_offer(s, h);
 	}
 	for (int32_t m = 0; m < s->nmem; m++)                /* lines 16-21 */
 		for (int32_t k = s->g.sstart[s->mem[m]]; k < s->g.sstart[s->mem[m] + 1]; k++)
@@ -407,7 +480,9 @@ static int pass2_once(Part *p)
 	s.work = xmalloc(sizeof(int32_t) * (size_t)nv);
 	s.mem = xmalloc(sizeof(int32_t) * (size_t)nv);
 	s.niv = xcalloc((size_t)nv, sizeof *s.niv);
-	for (int32_t v = 0; v < nv; v++) s.next[v] = -1;
+	s.pos = xmalloc(sizeof(int64_t) * (size_t)nv);
+	s.posof = xmalloc(sizeof(int32_t) * (size_t)nv);
+	for (int32_t v = 0; v < nv; v++) s.next[v] = s.posof[v] = -1;
 	for (int32_t t = -1; t < nv; t++) {      /* the entry first, then the unreached */
 		int32_t i = t < 0 ? p->pc[0].ivl : t;
 		if (s.next[i] != -1) continue;
@@ -418,7 +493,8 @@ static int pass2_once(Part *p)
 	for (int32_t u = 0; u < p->npiece; u++) p->pc[u].ivl = s.next[p->pc[u].ivl];
 	free(p->iv);
 	p->iv = s.niv, p->nivl = p->capivl = s.nnew;
-	free(s.next), free(s.work), free(s.mem);
+	free(s.next), free(s.work), free(s.mem), free(s.pos), free(s.posof);
+	heap_free(&s.cand);
 	igraph_free(&s.g);
 	return merged;
 }
@@ -581,19 +657,66 @@ const char *ivl_check(const Func *f, const Part *p)
 	return r;
 }
 
-int32_t ivl_preds(const Part *p, int32_t v, int32_t *out)
+/* the pairs (key[k], val[k]), keys below nkey and values below nval, as
+   lists per key, values ascending, duplicates dropped */
+static IvlLists lists_of(int32_t nkey, int32_t nval, int32_t n, const int32_t *key,
+                         const int32_t *val)
 {
-	uint8_t *mark = xcalloc((size_t)p->nivl + 1, 1);
-	int32_t n = 0;
+	IvlLists l;
+	int32_t *cnt = xcalloc((size_t)nval + 2, sizeof(int32_t));
+	int32_t *ord = xmalloc(sizeof(int32_t) * ((size_t)n + 1));
+	int32_t *last = xmalloc(sizeof(int32_t) * ((size_t)nkey + 1));
+	for (int32_t k = 0; k < n; k++) cnt[val[k] + 2]++;
+	for (int32_t v = 0; v < nval; v++) cnt[v + 2] += cnt[v + 1];
+	for (int32_t k = 0; k < n; k++) ord[cnt[val[k] + 1]++] = k;     /* by value */
+	l.start = xcalloc((size_t)nkey + 1, sizeof(int32_t));
+	l.item = xmalloc(sizeof(int32_t) * ((size_t)n + 1));
+	for (int pass = 0; pass < 2; pass++) {          /* count, then fill */
+		for (int32_t v = 0; v < nkey; v++) last[v] = -1;
+		for (int32_t k = 0; k < n; k++) {
+			int32_t a = key[ord[k]], b = val[ord[k]];
+			if (last[a] == b) continue;
+			last[a] = b;
+			if (pass) l.item[cnt[a]++] = b;
+			else l.start[a + 1]++;
+		}
+		for (int32_t v = 0; !pass && v < nkey; v++) l.start[v + 1] += l.start[v];
+		if (!pass) memcpy(cnt, l.start, sizeof(int32_t) * (size_t)nkey);   /* fill cursors */
+	}
+	free(cnt), free(ord), free(last);
+	return l;
+}
+
+IvlLists ivl_pred_lists(const Part *p)
+{
+	int32_t n = 0, ne = 0;
+	for (int32_t u = 0; u < p->npiece; u++) ne += p->pc[u].nsucc;
+	int32_t *key = xmalloc(sizeof(int32_t) * ((size_t)ne + 1));
+	int32_t *val = xmalloc(sizeof(int32_t) * ((size_t)ne + 1));
 	for (int32_t u = 0; u < p->npiece; u++)
 		for (int32_t k = 0; k < p->pc[u].nsucc; k++) {
-			int32_t w = p->pc[u].ivl;
-			if (w != v && p->pc[p->pc[u].succ[k]].ivl == v) mark[w] = 1;
+			int32_t w = p->pc[u].ivl, v = p->pc[p->pc[u].succ[k]].ivl;
+			if (w != v) key[n] = v, val[n++] = w;
 		}
-	for (int32_t w = 0; w < p->nivl; w++)
-		if (mark[w]) out[n++] = w;
-	free(mark);
-	return n;
+	IvlLists l = lists_of(p->nivl, p->nivl, n, key, val);
+	free(key), free(val);
+	return l;
+}
+
+IvlLists ivl_member_lists(const Part *p)
+{
+	int32_t *key = xmalloc(sizeof(int32_t) * ((size_t)p->npiece + 1));
+	int32_t *val = xmalloc(sizeof(int32_t) * ((size_t)p->npiece + 1));
+	for (int32_t u = 0; u < p->npiece; u++) key[u] = p->pc[u].ivl, val[u] = u;
+	IvlLists l = lists_of(p->nivl, p->npiece, p->npiece, key, val);
+	free(key), free(val);
+	return l;
+}
+
+void ivl_lists_free(IvlLists *l)
+{
+	free(l->start), free(l->item);
+	l->start = l->item = NULL;
 }
 
 /* ---- dump ------------------------------------------------------------------ */
@@ -610,19 +733,18 @@ void ivl_dump(const Part *p, FILE *out)
 		for (int32_t k = 0; k < q->nsucc; k++) fprintf(out, " p%d", q->succ[k]);
 		fprintf(out, "%s\n", q->exits ? " exit" : "");
 	}
+	IvlLists mem = ivl_member_lists(p), pr = ivl_pred_lists(p);
 	for (int32_t v = 0; v < p->nivl; v++) {
 		const Ivl *iv = &p->iv[v];
 		fprintf(out, "I%d entry p%d%s:", v, iv->entry, iv->call ? " call" : "");
-		for (int32_t u = 0; u < p->npiece; u++)
-			if (p->pc[u].ivl == v) fprintf(out, " p%d", u);
+		for (int32_t k = mem.start[v]; k < mem.start[v + 1]; k++) fprintf(out, " p%d", mem.item[k]);
 		fprintf(out, " | %d regs", iv->nregs);
 		for (int r = 0; r < 256; r++)
 			if (regset_has(&iv->regs, r)) fprintf(out, " R%d", r);
 		fprintf(out, " | preds");
-		int32_t *pr = xmalloc(sizeof(int32_t) * ((size_t)p->nivl + 1));
-		int32_t npr = ivl_preds(p, v, pr), any = npr > 0;
-		for (int32_t k = 0; k < npr; k++) fprintf(out, " I%d", pr[k]);
-		free(pr);
-		fprintf(out, "%s\n", any ? "" : " -");
+		for (int32_t k = pr.start[v]; k < pr.start[v + 1]; k++) fprintf(out, " I%d", pr.item[k]);
+		fprintf(out, "%s\n", pr.start[v] < pr.start[v + 1] ? "" : " -");
 	}
+	ivl_lists_free(&mem);
+	ivl_lists_free(&pr);
 }

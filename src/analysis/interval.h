@@ -77,8 +77,11 @@ const char *ivl_check(const Func *f, const Part *p);
 /* golden-test text: pieces with edges, then subgraphs with entry, regs, preds */
 void ivl_dump(const Part *p, FILE *out);
 void ivl_free(Part *p);
-/* subgraphs with an edge into subgraph v, ascending, into out (nivl room) */
-int32_t ivl_preds(const Part *p, int32_t v, int32_t *out);
+/* lists per subgraph, ascending: item[start[v] .. start[v + 1]) */
+typedef struct IvlLists { int32_t *start, *item; } IvlLists;
+IvlLists ivl_pred_lists(const Part *p);     /* subgraphs with an edge into v */
+IvlLists ivl_member_lists(const Part *p);   /* pieces of v */
+void ivl_lists_free(IvlLists *l);
 /* pass-1 machinery strand.c shares */
 Part *ivl_pass1(const Func *f, const Cfg *c, int32_t n, int kind);
 void ivl_finish(Part *p);    /* number pieces and subgraphs in order, count sizes */

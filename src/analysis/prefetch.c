@@ -181,27 +181,26 @@ void prefetch_json(Json *j, const Part *p, const CodeSize *cs, int encoding)
 	json_str(j, "encoding", encoding ? "instruction" : "bit");
 	json_obj_end(j);
 	json_obj_end(j);
-	int32_t *pr = xmalloc(sizeof(int32_t) * ((size_t)p->nivl + 1));
+	IvlLists mem = ivl_member_lists(p), pr = ivl_pred_lists(p);
 	json_arr_begin(j, "intervals");
 	for (int32_t v = 0; v < p->nivl; v++) {
 		json_obj_begin(j, NULL);
 		json_int(j, "id", v);
 		json_int(j, "entry_block", p->iv[v].entry);
 		json_arr_begin(j, "blocks");
-		for (int32_t u = 0; u < p->npiece; u++)
-			if (p->pc[u].ivl == v) json_int(j, NULL, u);
+		for (int32_t k = mem.start[v]; k < mem.start[v + 1]; k++) json_int(j, NULL, mem.item[k]);
 		json_arr_end(j);
 		json_arr_begin(j, "regs");
 		for (int r = 0; r < 256; r++)
 			if (regset_has(&p->iv[v].regs, r)) json_int(j, NULL, r);
 		json_arr_end(j);
 		json_arr_begin(j, "preds");
-		int32_t n = ivl_preds(p, v, pr);
-		for (int32_t k = 0; k < n; k++) json_int(j, NULL, pr[k]);
+		for (int32_t k = pr.start[v]; k < pr.start[v + 1]; k++) json_int(j, NULL, pr.item[k]);
 		json_arr_end(j);
 		json_bool(j, "call", p->iv[v].call);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	free(pr);
+	ivl_lists_free(&mem);
+	ivl_lists_free(&pr);
 }

@@ -69,20 +69,20 @@ Part *strand_form(const Func *f, const Cfg *c, int32_t n)
 
 static char why[160];
 
-/* pieces of strand v in a topological order of its edges that do not go
-   back to its entry, into ord; returns how many, or -1 if there is a cycle */
-static int32_t topo(const Part *p, int32_t v, int32_t *ord, int32_t *indeg)
+/* pieces of strand v (its members: mem) in a topological order of its
+   edges that do not go back to its entry, into ord; returns how many, or -1
+   if there is a cycle */
+static int32_t topo(const Part *p, int32_t v, const IvlLists *mem, int32_t *ord, int32_t *indeg)
 {
-	int32_t n = 0, head = 0, want = 0;
-	for (int32_t u = 0; u < p->npiece; u++) {
-		indeg[u] = 0;
-		want += p->pc[u].ivl == v;
-	}
-	for (int32_t u = 0; u < p->npiece; u++)
-		for (int32_t k = 0; p->pc[u].ivl == v && k < p->pc[u].nsucc; k++) {
+	int32_t n = 0, head = 0, want = mem->start[v + 1] - mem->start[v];
+	for (int32_t m = mem->start[v]; m < mem->start[v + 1]; m++) indeg[mem->item[m]] = 0;
+	for (int32_t m = mem->start[v]; m < mem->start[v + 1]; m++) {
+		int32_t u = mem->item[m];
+		for (int32_t k = 0; k < p->pc[u].nsucc; k++) {
 			int32_t w = p->pc[u].succ[k];
 			if (p->pc[w].ivl == v && w != p->iv[v].entry) indeg[w]++;
 		}
+	}
 	ord[n++] = p->iv[v].entry;
 	while (head < n) {
 		int32_t u = ord[head++];
@@ -127,9 +127,10 @@ const char *strand_check(const Func *f, const Part *p)
 	int32_t *ord = xmalloc(sizeof(int32_t) * ((size_t)p->npiece + 1));
 	int32_t *indeg = xmalloc(sizeof(int32_t) * ((size_t)p->npiece + 1));
 	RegSet *out = xcalloc((size_t)p->npiece + 1, sizeof *out);
+	IvlLists mem = ivl_member_lists(p);
 	const char *r = NULL;
 	for (int32_t v = 0; v < p->nivl && !r; v++) {
-		int32_t n = topo(p, v, ord, indeg), k;
+		int32_t n = topo(p, v, &mem, ord, indeg), k;
 		if (n < 0) {
 			snprintf(why, sizeof why, "strand %d has a backward branch inside", v);
 			r = why;
@@ -140,5 +141,6 @@ const char *strand_check(const Func *f, const Part *p)
 		}
 	}
 	free(ord), free(indeg), free(out);
+	ivl_lists_free(&mem);
 	return r;
 }
