@@ -2146,3 +2146,32 @@ def test_access_past_a_buffers_end(sim, tmp_path, mode):
     r = sim(p, "k", 1, 32, "buf:u32:60:zero", "buf:u32:64:zero", f"u32:{1 << 18}",
             sets=[f"mem.oob={mode}"])
     assert r.rc == 1 and "out-of-bounds global store" in r.err, (mode, r.err)
+
+
+GRIDBAR = ROOT / "tests" / "ptx" / "gridbar.sm80.ptx"
+
+
+@pytest.mark.parametrize("mode", [[], ["sim.mode=functional"]])
+def test_software_barrier_across_the_grid(sim, mode):
+    """Issue 20, item 12 (tests/ptx/gridbar.cu): blocks that wait at a
+    software barrier for every block of the grid, as Parboil's BFS does.
+    Functional mode ran the blocks one after another and called the first
+    one's spin a livelock; now the rest of the grid runs in rounds from
+    there, as many blocks resident as the GPU holds.  Each round's count is
+    8, 16, 24 in every block."""
+    r = ok(sim(GRIDBAR, "gbar", 8, 64, "buf:u32:1:zero", "buf:u32:24:zero", "u32:3", sets=mode))
+    assert r.u32(1) == [8] * 8 + [16] * 8 + [24] * 8
+    assert r.u32(0) == [24]
+
+
+@pytest.mark.parametrize("mode", [[], ["sim.mode=functional"]])
+def test_software_barrier_over_more_blocks_than_fit(sim, mode):
+    """400 blocks of 1024 threads on 2 SMs that hold one each: the resident
+    blocks wait for blocks that cannot start -- on the hardware a hang, here a
+    livelock report (saying how many blocks are resident in functional
+    mode)."""
+    r = sim(GRIDBAR, "gbar", 400, 1024, "buf:u32:1:zero", "buf:u32:1200:zero", "u32:3",
+            sets=["sm.count=2", *mode])
+    assert r.rc == 1 and "kernel livelock: in kernel gbar" in r.err, r.err[-2000:]
+    if mode:
+        assert "2 of the grid's 400 blocks are resident" in r.err, r.err[-2000:]

@@ -11,8 +11,12 @@
  * none can release, the CTA is deadlocked and the report lists every
  * warp's state.  This order is deterministic, so results are bit-identical
  * run to run.  A kernel whose CTAs wait for each other through global
- * memory (a spin lock across blocks) cannot finish in this mode; the
- * instruction limit `sim.max_warp_insts` then stops it with a report.
+ * memory cannot finish in this order: when a CTA spins (livelock.c says it
+ * cannot end on its own) while later CTAs have yet to run -- a software
+ * barrier across the grid, as Parboil's BFS has -- the rest of the grid
+ * runs in rounds from there, as many CTAs resident at once as the GPU
+ * holds (run_resident), so those CTAs can write what it waits for.  A lock
+ * that CTAs never release is then reported as a livelock of the residents.
  *
  * A cooperative launch (gpu_launch_coop) is the exception: its CTAs wait
  * for each other by design (cooperative_groups' grid.sync() spins on a
@@ -497,8 +501,11 @@ static int release_or_deadlock(Cta *c)
 	return RF_ERUNTIME;
 }
 
-/* run one CTA to completion; RF_OK or RF_ERUNTIME */
-static int run_cta(Cta *c, int64_t *budget)
+enum { CTA_SPINS = -1 };     /* run_cta: it cannot end on its own (others may free it) */
+
+/* run one CTA to completion; RF_OK or RF_ERUNTIME, or CTA_SPINS when it livelocks
+ * and others (later CTAs) could still write what it waits for */
+static int run_cta(Cta *c, int64_t *budget, int others)
 {
 	enum { SLICE = 1 << 16 };
 	uint64_t writes = 0;
@@ -514,6 +521,7 @@ static int run_cta(Cta *c, int64_t *budget)
 			if (quiet >= 2) {
 				int r = livelock_cta(c, budget);
 				if (r < 0) return RF_ERUNTIME;
+				if (r && others) return CTA_SPINS;
 				if (r) {
 					livelock_report(c);
 					return RF_ERUNTIME;
@@ -558,9 +566,15 @@ static void cta_count(const Cta *c, KernelStats *ks)
 
 static int run_clusters(const Launch *L, int64_t budget, KernelStats *ks);
 static int coop_livelock(Cta *cs, uint64_t ncta, int64_t *budget);
+static int coop_round(Cta *c, int64_t *budget, int *ran);
+static int run_resident(const Launch *L, Cta *first, CtaBuf *buf, uint64_t next,
+                        uint64_t fit, int64_t budget, KernelStats *ks);
 
-/* functional mode: the CTAs of the grid one after another */
-static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
+/* functional mode: the CTAs of the grid one after another.  A CTA that spins
+ * for memory a later CTA could write (a software barrier across the grid:
+ * Parboil's BFS) hands over to run_resident, which from there runs the rest
+ * of the grid in rounds, at most `fit` CTAs resident at once as on the GPU. */
+static int run_grid(const Launch *L, uint64_t fit, int64_t budget, KernelStats *ks)
 {
 	if (L->csize > 1) return run_clusters(L, budget, ks);
 	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
@@ -573,10 +587,80 @@ static int run_grid(const Launch *L, int64_t budget, KernelStats *ks)
 		Cluster cl = {.n = 1};
 		cta_start(&c, L, id, &buf);
 		cl.cta[0] = &c, c.cl = &cl;
-		rc = run_cta(&c, &budget);
+		rc = run_cta(&c, &budget, id + 1 < ncta && fit > 1);
+		if (rc == CTA_SPINS) return run_resident(L, &c, &buf, id + 1, fit, budget, ks);
 		cta_count(&c, ks);
 	}
 	ctabuf_free(&buf);
+	return rc;
+}
+
+/* the rest of the grid from CTA `next` on, in rounds, with `first` (which spins,
+ * its buffers buf) resident: each ready warp of each resident CTA runs a short
+ * slice per round; a CTA that ends frees its slot for the next of the grid.
+ * Stuck when nothing was written and no CTA came or went for two rounds and
+ * stepping every resident CTA's warps brings each back to its state
+ * (coop_livelock).  Takes over buf. */
+static int run_resident(const Launch *L, Cta *first, CtaBuf *buf, uint64_t next,
+                        uint64_t fit, int64_t budget, KernelStats *ks)
+{
+	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
+	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
+	uint64_t n = ncta - next + 1 < fit ? ncta - next + 1 : fit;   /* slots */
+	CtaBuf *bufs = xcalloc(n, sizeof *bufs);
+	Cta *cs = xcalloc(n, sizeof *cs);
+	Cluster *cls = xcalloc(n, sizeof *cls);
+	bufs[0] = *buf;
+	cs[0] = *first;
+	for (uint64_t s = 0; s < n; s++) {
+		if (s) {
+			ctabuf_init(&bufs[s], L->img, nwarps, img_cta_shared(L->img, L->dyn_shmem));
+			cta_start(&cs[s], L, next++, &bufs[s]);
+		}
+		cls[s] = (Cluster){.n = 1};
+		cls[s].cta[0] = &cs[s], cs[s].cl = &cls[s];
+	}
+	int rc = RF_OK, quiet = 0;
+	uint64_t writes = 0;
+	for (;;) {
+		int ran = 0, moved = 0;
+		uint64_t nw = 0;
+		for (uint64_t s = 0; s < n && rc == RF_OK; s++) {
+			if (!cs[s].live_warps) continue;
+			rc = coop_round(&cs[s], &budget, &ran);
+			if (rc == RF_OK && !cs[s].live_warps) {       /* done: the next takes its slot */
+				cta_count(&cs[s], ks);
+				moved = 1;
+				if (next < ncta) cta_start(&cs[s], L, next++, &bufs[s]), cs[s].cl = &cls[s];
+			}
+			nw += cta_writes(&cs[s]);
+		}
+		int alive = 0;
+		for (uint64_t s = 0; s < n; s++) alive |= cs[s].live_warps != 0;
+		if (rc || !alive) break;
+		quiet = ran && !moved && nw == writes ? quiet + 1 : 0;
+		writes = nw;
+		if (quiet >= 2) {
+			int r = coop_livelock(cs, n, &budget);
+			if (r > 0 && next < ncta)
+				err_append("\n  %llu of the grid's %llu blocks are resident, as many as the GPU "
+				           "holds; the other %llu cannot start before these end",
+				           (unsigned long long)n, (unsigned long long)ncta,
+				           (unsigned long long)(ncta - next));
+			if (r) {
+				rc = RF_ERUNTIME;
+				break;
+			}
+			quiet = 0;
+		}
+	}
+	for (uint64_t s = 0; s < n; s++) {
+		if (rc != RF_OK && cs[s].live_warps) cta_count(&cs[s], ks);
+		ctabuf_free(&bufs[s]);
+	}
+	free(bufs);
+	free(cs);
+	free(cls);
 	return rc;
 }
 
@@ -732,22 +816,29 @@ static int run_coop_grid(const Launch *L, int64_t budget, KernelStats *ks)
 	return rc;
 }
 
-/* a cooperative grid fits the GPU at once: the occupancy (without the
+/* CTAs of the launch the GPU holds at once: the occupancy (without the
  * register limit under compiler.regalloc = 0, whose virtual registers are
- * no machine resource, as in timing.c) times the SMs */
+ * no machine resource, as in timing.c) times the SMs; *o and *per_sm say why */
+static uint64_t resident_ctas(const Gpu *g, const Launch *L, Occupancy *o, int32_t *per_sm)
+{
+	occupancy_compute(&g->cfg, (int32_t)L->nthreads, L->img->regs_per_thread,
+	                  (int64_t)L->img->shared_static + L->dyn_shmem, o);
+	*per_sm = o->ctas_per_sm;
+	if (!g->cfg.compiler_regalloc) {
+		*per_sm = o->by[OCC_THREADS];
+		if (o->by[OCC_CTAS] < *per_sm) *per_sm = o->by[OCC_CTAS];
+		if (o->by[OCC_SHARED] < *per_sm) *per_sm = o->by[OCC_SHARED];
+	}
+	return (uint64_t)*per_sm * (uint64_t)g->cfg.sm_count;
+}
+
+/* a cooperative grid fits the GPU at once */
 static int check_coop(const Gpu *g, const Launch *L)
 {
 	Occupancy o;
-	occupancy_compute(&g->cfg, (int32_t)L->nthreads, L->img->regs_per_thread,
-	                  (int64_t)L->img->shared_static + L->dyn_shmem, &o);
-	int32_t per_sm = o.ctas_per_sm;
-	if (!g->cfg.compiler_regalloc) {
-		per_sm = o.by[OCC_THREADS];
-		if (o.by[OCC_CTAS] < per_sm) per_sm = o.by[OCC_CTAS];
-		if (o.by[OCC_SHARED] < per_sm) per_sm = o.by[OCC_SHARED];
-	}
+	int32_t per_sm;
+	uint64_t fit = resident_ctas(g, L, &o, &per_sm);
 	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
-	uint64_t fit = (uint64_t)per_sm * (uint64_t)g->cfg.sm_count;
 	if (ncta <= fit) return RF_OK;
 	gpu_set_fault(FAULT_COOP_TOO_LARGE);
 	err_set("cooperative launch of %s: %llu blocks cannot all be resident at once: %d blocks "
@@ -937,7 +1028,12 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 	g->cdp.p = p;
 	double t0 = now_sec();
 	if (g->cfg.sim_mode == SIM_MODE_TIMING) rc = timing_launch(&L, &g->cfg, budget, &ks);
-	else rc = coop ? run_coop_grid(&L, budget, &ks) : run_grid(&L, budget, &ks);
+	else if (coop) rc = run_coop_grid(&L, budget, &ks);
+	else {
+		Occupancy o;
+		int32_t per_sm;
+		rc = run_grid(&L, resident_ctas(g, &L, &o, &per_sm), budget, &ks);
+	}
 	if (coop) gpu_mem_free(g, L.grid_ws);
 	ks.sim_seconds = now_sec() - t0;
 	g->total_insts += (int64_t)ks.warp_insts;

@@ -54,3 +54,4 @@ gen its.cu      its.sm80.ptx       -arch=sm_80 -O2
 gen its.cu      its.G.ptx          -arch=sm_80 -G
 gen bulk.cu     bulk.sm90.ptx      -arch=sm_90
 gen shcas.cu    shcas.sm80.ptx     -arch=sm_80
+gen gridbar.cu  gridbar.sm80.ptx   -arch=sm_80
