@@ -33,6 +33,11 @@ Gpu *api_gpu(void);
  * block.max_shared_bytes) */
 int64_t api_default_shared(const Config *c);
 
+/* the largest CUDA arrays libcudart makes (as sm_80 reports them): the texture and
+ * surface attributes of devattr.def, cudaDeviceProp.maxTexture*, maxSurface* */
+enum { ARRAY_MAX_1D = 131072, ARRAY_MAX_2D_W = 131072, ARRAY_MAX_2D_H = 65536,
+       ARRAY_MAX_3D = 16384, ARRAY_MAX_LAYERED_W = 32768, ARRAY_MAX_LAYERS = 2048 };
+
 /* cuModuleLoadData, with the name that error messages give the PTX
  * (libcudart names what it pulls out of a program "PROG.compute_XX.ptx") */
 CUresult api_module_load(CUmodule *module, const char *ptx, const char *name);

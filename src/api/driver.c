@@ -153,49 +153,19 @@ int64_t api_default_shared(const Config *c)
 	return c->block_max_shared_bytes < 49152 ? c->block_max_shared_bytes : 49152;
 }
 
-static long long dev_attr(CUdevice_attribute a, const Config *c, int *ok)
+/* the value devattr.def gives attribute a on machine c; 0 if a is no attribute */
+static int dev_attr(int a, const Config *c, long long *v)
 {
-	*ok = 1;
 	switch (a) {
-	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return c->block_max_threads;
-	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return 1024;
-	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return 64;
-	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return 0x7fffffff;
-	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return 65535;
-	/* as on NVIDIA's GPUs since Volta: 48 KB per block unless the kernel opts in
-	   to more (cudaFuncAttributeMaxDynamicSharedMemorySize), up to the block's limit */
-	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return api_default_shared(c);
-	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return c->block_max_shared_bytes;
-	case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return 65536;
-	case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
-	case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 0x7fffffff;
-	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
-		return rftech_registers(c) < 65536 ? rftech_registers(c) : 65536;
-	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return (long long)(c->gpu_clock_mhz * 1000);
-	case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
-	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return c->sm_count;
-	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return c->sm_max_threads;
-	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return c->sm_shared_bytes;
-	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return rftech_registers(c);
-	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return c->sm_max_ctas;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return c->gpu_cc / 10;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return c->gpu_cc % 10;
-	case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return c->gpu_cc >= 90;
-	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
-	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 0;
-	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: return 1;   /* cuLaunchCooperativeKernel */
-	case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
-	case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
-	case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 512;
-	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return c->l2_bytes < INT_MAX ? c->l2_bytes : INT_MAX;
-	/* a 64-bit channel per memory controller, double data rate: a program's
-	   2 x clock x width / 8 is then the simulated peak bandwidth,
-	   dram.channels x dram.bytes_per_cycle x gpu.clock_mhz */
-	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return c->dram_channels * 64;
-	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
-		return (long long)(c->dram_bytes_per_cycle * c->gpu_clock_mhz * 1000 / 16);
-	default: return *ok = 0, 0;
+#define DA(name, num, rtname, value) case num: *v = (value); return 1;
+#define DP(name, num, rtname, field, value) DA(name, num, rtname, value)
+#define DD(name, num, value) DA(name, num, -, value)
+#include "devattr.def"
+#undef DA
+#undef DP
+#undef DD
 	}
+	return 0;
 }
 
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
@@ -203,10 +173,9 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 	NEED_INIT();
 	if (!pi) return CUDA_ERROR_INVALID_VALUE;
 	if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-	int ok;
-	long long v = dev_attr(attrib, cfg(), &ok);
-	*pi = (int)v;        /* attributes rfsim does not model read as 0, as "unsupported" */
-	(void)ok;
+	long long v;
+	if (!dev_attr((int)attrib, cfg(), &v)) return CUDA_ERROR_INVALID_VALUE;
+	*pi = v > INT_MAX ? INT_MAX : (int)v;     /* a huge config's memory clock, say */
 	return CUDA_SUCCESS;
 }
 

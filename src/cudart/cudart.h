@@ -90,10 +90,18 @@ enum cudaChannelFormatKind { cudaChannelFormatKindSigned, cudaChannelFormatKindU
                              cudaChannelFormatKindFloat, cudaChannelFormatKindNone };
 
 /* cudaDeviceGetAttribute's numbering is the driver's CUdevice_attribute
- * (src/api/cuda.h), which the implementation passes straight through */
-enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrWarpSize = 10,
-                      cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95,
-                      cudaDevAttrClusterLaunch = 120 };
+ * (src/api/cuda.h), which the implementation passes straight through: every
+ * attribute of CUDA 13, names, numbers and values in src/api/devattr.def */
+enum cudaDeviceAttr {
+#define DA(name, num, rtname, value) rtname = num,
+#define DP(name, num, rtname, field, value) rtname = num,
+#define DD(name, num, value)
+#include "../api/devattr.def"
+#undef DA
+#undef DP
+#undef DD
+	cudaDevAttrMax = 148
+};
 
 enum cudaMemoryAdvise { cudaMemAdviseSetReadMostly = 1 };     /* values accepted, unused */
 enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1,
@@ -271,7 +279,7 @@ struct cudaFuncAttributes {
 	int reserved[16];
 };
 
-struct cudaDeviceProp {
+struct cudaDeviceProp {        /* values: src/api/devattr.def */
 	/* identity */
 	char name[256];
 	cudaUUID_t uuid;
@@ -279,7 +287,7 @@ struct cudaDeviceProp {
 	unsigned int luidDeviceNodeMask;
 	/* memory and thread-block limits */
 	size_t totalGlobalMem;          /* bytes: gpu.global_bytes */
-	size_t sharedMemPerBlock;       /* bytes: block.max_shared_bytes */
+	size_t sharedMemPerBlock;       /* bytes: 48 KB or block.max_shared_bytes if less */
 	int regsPerBlock;
 	int warpSize;
 	size_t memPitch;
@@ -293,7 +301,7 @@ struct cudaDeviceProp {
 	int multiProcessorCount;        /* sm.count */
 	int integrated;
 	int canMapHostMemory;
-	/* texture and surface limits (device.c; mipmapped, layered, cube map: zero) */
+	/* texture and surface limits (devattr.def; mipmapped, cube map: zero) */
 	int maxTexture1D, maxTexture1DMipmap;
 	int maxTexture2D[2], maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2];
 	int maxTexture3D[3], maxTexture3DAlt[3];

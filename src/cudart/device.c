@@ -2,16 +2,18 @@
  * device.c -- the one simulated device, as the runtime API describes it.
  *
  * Device 0 is the machine of the environment's config (runtime.c).  Its
- * numbers come from the Driver API layer (cuDeviceGetAttribute), which
- * derives them from the config, so both APIs and `rfsim config` agree:
- * cudaGetDeviceProperties reports sm.count SMs, sm.registers registers
- * per SM, block.max_shared_bytes per block, gpu.global_bytes of memory and
- * gpu.clock_mhz.  Things rfsim does not model (PCI, ECC, NUMA)
- * read as zero, which programs take to mean "not supported".
+ * attributes are the Driver API layer's (cuDeviceGetAttribute), which
+ * takes them from devattr.def, one table of every attribute of CUDA 13;
+ * cudaDeviceGetAttribute asks for them by the same numbers, and
+ * cudaGetDeviceProperties fills every cudaDeviceProp field that has an
+ * attribute from the same table, so the two APIs and the struct agree
+ * (tests/cudart/devattr.c).  The rest of the struct is the name, the
+ * memory size (gpu.global_bytes) and zeros (uuid aside).
  *
  * Limits and cache preferences are accepted and remembered but change
  * nothing: rfsim's local memory and L1 are not sized by them.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,14 +29,10 @@ static enum cudaSharedMemConfig shmem_config;
 static int attr(CUdevice_attribute a)
 {
 	int v = 0;
-	switch (a) {                 /* what the runtime adds to the driver layer */
-	case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
-	case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
-		return 1;                /* both mirrored by memory.c */
-	default:
-		cuDeviceGetAttribute(&v, a, 0);
-		return v;
-	}
+	CUresult r = cuDeviceGetAttribute(&v, a, 0);
+	assert(r == CUDA_SUCCESS);      /* devattr.def lists every number asked for */
+	(void)r;
+	return v;
 }
 
 cudaError_t cudaGetDeviceCount(int *count)
@@ -100,52 +98,20 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr a, int device
 	if (!value) return rt_err(cudaErrorInvalidValue);
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
 	READY();
-	*value = attr((CUdevice_attribute)a);    /* the two APIs number attributes alike */
-	return cudaSuccess;
+	CUresult r = cuDeviceGetAttribute(value, (CUdevice_attribute)a, 0);   /* same numbers */
+	return r ? rt_err(cudaErrorInvalidValue) : cudaSuccess;
 }
 
-static void props_limits(struct cudaDeviceProp *p)
+/* every field with an attribute (devattr.def's DP rows) */
+static void props_from_attributes(struct cudaDeviceProp *p)
 {
-	p->sharedMemPerBlock = (size_t)attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-	p->regsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
-	p->warpSize = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-	p->memPitch = (size_t)attr(CU_DEVICE_ATTRIBUTE_MAX_PITCH);
-	p->maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-	for (int i = 0; i < 3; i++) {
-		p->maxThreadsDim[i] = attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i);
-		p->maxGridSize[i] = attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i);
-	}
-	p->totalConstMem = (size_t)attr(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
-	p->major = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-	p->minor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-	p->textureAlignment = (size_t)attr(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
-	p->texturePitchAlignment = 32;
-	p->surfaceAlignment = (size_t)attr(CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT);
-	/* CUDA arrays and texture/surface objects (array.c, texture.c): no mipmaps
-	   or cube maps, so those limits stay zero */
-	p->maxTexture1D = p->maxSurface1D = ARRAY_MAX_1D;
-	p->maxTexture2D[0] = p->maxSurface2D[0] = ARRAY_MAX_2D_W;
-	p->maxTexture2D[1] = p->maxSurface2D[1] = ARRAY_MAX_2D_H;
-	p->maxTexture2DLinear[0] = ARRAY_MAX_2D_W, p->maxTexture2DLinear[1] = ARRAY_MAX_2D_H;
-	p->maxTexture2DLinear[2] = 1 << 21;
-	p->maxTexture2DGather[0] = p->maxTexture2DGather[1] = 32768;
-	for (int i = 0; i < 3; i++) p->maxTexture3D[i] = p->maxSurface3D[i] = ARRAY_MAX_3D;
-	p->maxTexture1DLayered[0] = p->maxSurface1DLayered[0] = ARRAY_MAX_LAYERED_W;
-	p->maxTexture1DLayered[1] = p->maxSurface1DLayered[1] = ARRAY_MAX_LAYERS;
-	for (int i = 0; i < 2; i++)
-		p->maxTexture2DLayered[i] = p->maxSurface2DLayered[i] = ARRAY_MAX_LAYERED_W;
-	p->maxTexture2DLayered[2] = p->maxSurface2DLayered[2] = ARRAY_MAX_LAYERS;
-	p->multiProcessorCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-	p->maxThreadsPerMultiProcessor = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
-	p->sharedMemPerMultiprocessor =
-		(size_t)attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-	p->regsPerMultiprocessor = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-	p->sharedMemPerBlockOptin =
-		(size_t)attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-	p->maxBlocksPerMultiProcessor = attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
-	p->reservedSharedMemPerBlock = (size_t)rt_config()->sm_shared_reserved_bytes;
-	p->l2CacheSize = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-	p->memoryBusWidth = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+#define DA(name, num, rtname, value)
+#define DD(name, num, value)
+#define DP(name, num, rtname, field, value) p->field = attr(CU_DEVICE_ATTRIBUTE_##name);
+#include "devattr.def"
+#undef DA
+#undef DP
+#undef DD
 }
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
@@ -158,18 +124,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 	cuDeviceGetName(prop->name, sizeof prop->name, 0);
 	memcpy(prop->uuid.bytes, "rfsim-simulated", 16);
 	prop->totalGlobalMem = (size_t)rt_config()->gpu_global_bytes;
-	props_limits(prop);
-	prop->canMapHostMemory = attr(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY);
-	prop->unifiedAddressing = attr(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING);
-	prop->managedMemory = attr(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY);
-	prop->concurrentKernels = attr(CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS);
-	prop->cooperativeLaunch = attr(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
-	prop->clusterLaunch = attr(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH);
-	prop->globalL1CacheSupported = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED);
-	prop->localL1CacheSupported = attr(CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED);
-	prop->computePreemptionSupported = 0;
-	prop->hostNumaId = -1;
-	prop->deviceNumaId = -1;
+	props_from_attributes(prop);
 	return cudaSuccess;
 }
 

@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/api.h"
 #include "api/cuda.h"
 #include "base/config.h"
 #include "cudart.h"
@@ -154,10 +155,6 @@ cudaError_t pitched_copy(const char *fn, void *dst, size_t dpitch, const void *s
                          size_t spitch, size_t width, size_t rows, enum cudaMemcpyKind kind);
 
 /* ---- array.c: CUDA arrays ---- */
-
-/* the largest arrays (as sm_80 reports them; cudaDeviceProp.maxTexture*, maxSurface*) */
-enum { ARRAY_MAX_1D = 131072, ARRAY_MAX_2D_W = 131072, ARRAY_MAX_2D_H = 65536,
-       ARRAY_MAX_3D = 16384, ARRAY_MAX_LAYERED_W = 32768, ARRAY_MAX_LAYERS = 2048 };
 
 /* bytes per element of a channel format rfsim supports (1, 2 or 4 channels of 8, 16
  * or 32 bits), its channels and bytes per channel; 0 if unsupported */

@@ -5,7 +5,9 @@
  * (cudaOccupancyMaxActiveBlocksPerMultiprocessor and the
  * cudaOccupancyMaxPotentialBlockSize template), and a kernel that opts in
  * to the device's largest dynamic shared memory with cudaFuncSetAttribute.
- * Every number is checked for consistency with the others.  The program
+ * Every number is checked for consistency with the others; the copy
+ * engines, concurrency and feature flags programs choose paths by are
+ * printed for the test to check against the modelled GPU's.  The program
  * ends without freeing anything, as many do.
  */
 #include <cuda_runtime.h>
@@ -68,6 +70,44 @@ int main()
 	            p.maxThreadsDim[1], p.maxThreadsDim[2]);
 	std::printf("  max grid dims               %d x %d x %d\n", p.maxGridSize[0],
 	            p.maxGridSize[1], p.maxGridSize[2]);
+	/* what programs choose paths by (issue 20, item 10: asyncEngineCount and
+	   concurrentKernels read 0, and a program took its untested no-overlap path) */
+	std::printf("  concurrent copy and kernel  %s with %d copy engine(s)\n",
+	            p.asyncEngineCount ? "Yes" : "No", p.asyncEngineCount);
+	std::printf("  concurrent kernels          %s\n", p.concurrentKernels ? "Yes" : "No");
+	std::printf("  managed memory              %s (concurrent access %s)\n",
+	            p.managedMemory ? "Yes" : "No", p.concurrentManagedAccess ? "Yes" : "No");
+	std::printf("  compute preemption          %s\n",
+	            p.computePreemptionSupported ? "Yes" : "No");
+	std::printf("  cooperative launch          %s\n", p.cooperativeLaunch ? "Yes" : "No");
+	std::printf("  cluster launch              %s\n", p.clusterLaunch ? "Yes" : "No");
+	std::printf("  global, local L1 caching    %d, %d\n", p.globalL1CacheSupported,
+	            p.localL1CacheSupported);
+	struct { enum cudaDeviceAttr a; int prop; const char *name; } same[] = {
+		{cudaDevAttrAsyncEngineCount, p.asyncEngineCount, "asyncEngineCount"},
+		{cudaDevAttrConcurrentKernels, p.concurrentKernels, "concurrentKernels"},
+		{cudaDevAttrManagedMemory, p.managedMemory, "managedMemory"},
+		{cudaDevAttrConcurrentManagedAccess, p.concurrentManagedAccess,
+		 "concurrentManagedAccess"},
+		{cudaDevAttrComputePreemptionSupported, p.computePreemptionSupported,
+		 "computePreemptionSupported"},
+		{cudaDevAttrCooperativeLaunch, p.cooperativeLaunch, "cooperativeLaunch"},
+		{cudaDevAttrClusterLaunch, p.clusterLaunch, "clusterLaunch"},
+		{cudaDevAttrComputeCapabilityMajor, p.major, "major"},
+		{cudaDevAttrComputeCapabilityMinor, p.minor, "minor"},
+		{cudaDevAttrMaxRegistersPerMultiprocessor, p.regsPerMultiprocessor,
+		 "regsPerMultiprocessor"},
+		{cudaDevAttrMaxBlocksPerMultiprocessor, p.maxBlocksPerMultiProcessor,
+		 "maxBlocksPerMultiProcessor"},
+	};
+	for (auto &q : same) {
+		int v = -1;
+		CHECK(cudaDeviceGetAttribute(&v, q.a, 0));
+		EXPECT(v == q.prop, "%s: attribute %d, property %d", q.name, v, q.prop);
+	}
+	EXPECT(p.asyncEngineCount >= 1 && p.concurrentKernels == 1,
+	       "asyncEngineCount %d, concurrentKernels %d: no GPU since Fermi reports that",
+	       p.asyncEngineCount, p.concurrentKernels);
 	EXPECT(p.name[0] != 0, "no name");
 	EXPECT(p.warpSize == 32 && warp == 32, "warp size %d/%d", p.warpSize, warp);
 	EXPECT(p.multiProcessorCount == sms && sms > 0, "SMs %d/%d", p.multiProcessorCount, sms);
@@ -77,7 +117,7 @@ int main()
 	EXPECT(p.totalGlobalMem > (64u << 20), "global memory %zu", p.totalGlobalMem);
 	EXPECT(clock_khz > 0, "clock rate %d kHz", clock_khz);
 	EXPECT(mem_khz > 0 && bus > 0, "memory clock %d kHz, bus %d bits", mem_khz, bus);
-	EXPECT(l2 > 0 && l2 == p.l2CacheSize, "L2 %d/%d bytes", l2, p.l2CacheSize);
+	EXPECT(l2 >= 0 && l2 == p.l2CacheSize, "L2 %d/%d bytes", l2, p.l2CacheSize);  /* gebhart: none */
 	EXPECT(p.memoryBusWidth == bus, "bus width %d/%d", p.memoryBusWidth, bus);
 	EXPECT(p.major * 10 + p.minor >= 20, "compute capability %d.%d", p.major, p.minor);
 
