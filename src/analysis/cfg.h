@@ -63,6 +63,7 @@ typedef struct Cfg {
 	int32_t *dom_pre, *dom_end;    /* dominator tree preorder number, and the
 	                                  largest one in the subtree (-1 unreachable) */
 	int32_t *pdom_pre, *pdom_end;  /* same for the post-dominator tree */
+	int32_t *pdom_depth;     /* edges from the exit in the post-dominator tree */
 	/* loop.c */
 	Loop *loops;             /* in header RPO order: outer before inner */
 	int32_t nloop;

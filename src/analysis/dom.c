@@ -36,7 +36,10 @@
  * hold real control flow only.
  *
  * Tree numbers.  dom_pre/dom_end number each tree in preorder so that
- * "a dominates b" is two comparisons, for loop detection and for clients.
+ * "a dominates b" is two comparisons, for loop detection and for clients;
+ * pdom_depth says how far below the exit a block post-dominates, which
+ * orders the reconvergence points of nested divergent regions (live_div.c,
+ * and the timing model's sim/tlive.c).
  */
 #include "cfg.h"
 
@@ -223,9 +226,10 @@ static int32_t lengauer_tarjan(const Csr *succ, const Csr *pred, int32_t root, i
 }
 
 /* preorder numbers of the tree given by parent[] (root's parent is itself,
-   -1 outside the tree); end[v] is the largest number in v's subtree */
+   -1 outside the tree); end[v] is the largest number in v's subtree; depth
+   (if not NULL) the edges from the root, -1 outside */
 static void tree_number(int32_t n, int32_t root, const int32_t *parent, int32_t *pre,
-                        int32_t *end)
+                        int32_t *end, int32_t *depth)
 {
 	int32_t *off = xcalloc((size_t)n + 1, sizeof(int32_t));
 	int32_t *kid = xmalloc(sizeof(int32_t) * (size_t)n * 3), *stk = kid + n, *it = stk + n;
@@ -238,6 +242,8 @@ static void tree_number(int32_t n, int32_t root, const int32_t *parent, int32_t 
 	for (int32_t v = 0; v < n; v++)
 		if (v != root && parent[v] >= 0) kid[it[parent[v]]++] = v;
 	int32_t sp = 0, num = 0;
+	for (int32_t v = 0; depth && v < n; v++) depth[v] = -1;
+	if (depth) depth[root] = 0;
 	pre[root] = num++;
 	stk[sp] = root;
 	it[sp++] = off[root];
@@ -246,6 +252,7 @@ static void tree_number(int32_t n, int32_t root, const int32_t *parent, int32_t 
 		if (it[sp - 1] < off[v + 1]) {
 			int32_t w = kid[it[sp - 1]++];
 			pre[w] = num++;
+			if (depth) depth[w] = depth[v] + 1;
 			stk[sp] = w;
 			it[sp++] = off[w];
 		} else {
@@ -315,6 +322,7 @@ void dom_compute(Cfg *c)
 	c->dom_end = arena_alloc(a, sz);
 	c->pdom_pre = arena_alloc(a, sz);
 	c->pdom_end = arena_alloc(a, sz);
+	c->pdom_depth = arena_alloc(a, sz);
 	Csr fsucc, fpred;
 	csr_make(&fsucc, c, 0, NULL, NULL, 0);
 	csr_make(&fpred, c, 1, NULL, NULL, 0);
@@ -322,8 +330,8 @@ void dom_compute(Cfg *c)
 	lengauer_tarjan(&fsucc, &fpred, 0, c->idom);
 	find_fake(c, &fpred);
 	postdominators(c);
-	tree_number(n, 0, c->idom, c->dom_pre, c->dom_end);
-	tree_number(n, c->exit, c->ipdom, c->pdom_pre, c->pdom_end);
+	tree_number(n, 0, c->idom, c->dom_pre, c->dom_end, NULL);
+	tree_number(n, c->exit, c->ipdom, c->pdom_pre, c->pdom_end, c->pdom_depth);
 	csr_free(&fsucc);
 	csr_free(&fpred);
 }

@@ -125,20 +125,14 @@ static void region_mark(const Cfg *c, int32_t b, uint64_t bits, int32_t j, int32
 static int32_t branches(const Cfg *c, int32_t *br)
 {
 	int32_t n = c->nblock + 1, nbr = 0;
-	int32_t *depth = xmalloc(sizeof(int32_t) * ((size_t)n * 3 + 1));
-	int32_t *byp = depth + n, *cnt = byp + n;
-	for (int32_t v = 0; v < n; v++) byp[c->pdom_pre[v]] = v;   /* every node is in the tree */
-	for (int32_t k = 0; k < n; k++) {
-		int32_t v = byp[k];
-		depth[v] = v == c->exit ? 0 : depth[c->ipdom[v]] + 1;
-	}
-	memset(cnt, 0, sizeof(int32_t) * ((size_t)n + 1));
+	const int32_t *depth = c->pdom_depth;
+	int32_t *cnt = xcalloc((size_t)n + 1, sizeof(int32_t));
 	for (int32_t b = 0; b < c->nblock; b++)
 		if (divergent(c, b) && c->ipdom[b] >= 0) cnt[depth[c->ipdom[b]] + 1]++;
 	for (int32_t d = 0; d < n; d++) cnt[d + 1] += cnt[d];
 	for (int32_t b = 0; b < c->nblock; b++)
 		if (divergent(c, b) && c->ipdom[b] >= 0) br[cnt[depth[c->ipdom[b]]]++] = b, nbr++;
-	free(depth);
+	free(cnt);
 	return nbr;
 }
 

@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cfg.h"
 #include "base/base.h"
 
 enum { R_BOT = 254 };        /* remaining-reads dataflow: no path seen yet */
@@ -67,6 +68,7 @@ typedef struct Fn {          /* one function's range of pcs */
 	const TProg *tp;
 	int32_t lo, hi;          /* pcs [lo, hi) */
 	int32_t W;               /* words per set */
+	int32_t ir_func;         /* its Module.funcs index */
 } Fn;
 
 /* successors of pc inside its function: up to 2 */
@@ -131,56 +133,116 @@ static void dataflow(const Fn *f, uint64_t *in, uint64_t *out, const uint64_t *e
 	}
 }
 
+/*
+ * The divergent regions, without walking each one: nested regions make the
+ * sum of their sizes quadratic (20,000 nested ifs: tens of seconds per
+ * launch).  Every pc of a branch's region is post-dominated by its
+ * reconvergence point, so the points of the regions holding a pc lie on one
+ * chain of the post-dominator tree, and a region whose point is higher up
+ * reaches from that pc all that a lower one reaches (live_div.c makes the
+ * same argument for the IR).  So the branches are taken highest point
+ * first (Cfg.pdom_depth of the IR block the point begins), one 64-slot word
+ * of the sets at a time, and a walk stops at a pc that already has the
+ * bits it carries: each pc takes each slot at most once per round.
+ */
+typedef struct Br {          /* a divergent branch of the function */
+	int32_t pc, s[2], ns;    /* its successors */
+	int32_t depth;           /* its reconvergence point's depth below the exit */
+} Br;
+
+typedef struct Walk { int32_t *pc; uint64_t *bits; size_t n, cap; } Walk;
+
+/* the divergent branches of f, highest reconvergence point first (ties by pc) */
+static int32_t branches(const Fn *f, Br *br)
+{
+	const Image *img = f->img;
+	Cfg *c = cfg_build(&img->m->funcs[f->ir_func]);
+	int32_t nbr = 0, maxd = 0;
+	for (int32_t pc = f->lo; pc < f->hi; pc++) {
+		const DIns *d = &img->code[pc];
+		Br b = {.pc = pc};
+		if (d->op != OP_BRA || d->guard < 0 || (b.ns = succs(f, pc, b.s)) < 2) continue;
+		b.depth = c->pdom_depth[c->ipdom[c->block_of[d->ir]]];
+		if (b.depth > maxd) maxd = b.depth;
+		br[nbr++] = b;
+	}
+	cfg_free(c);
+	int32_t *cnt = xcalloc((size_t)maxd + 2, sizeof(int32_t));
+	Br *tmp = xmalloc(sizeof(Br) * ((size_t)nbr + 1));
+	for (int32_t k = 0; k < nbr; k++) cnt[br[k].depth + 1]++;
+	for (int32_t d = 0; d <= maxd; d++) cnt[d + 1] += cnt[d];
+	for (int32_t k = 0; k < nbr; k++) tmp[cnt[br[k].depth]++] = br[k];
+	memcpy(br, tmp, sizeof(Br) * (size_t)nbr);
+	free(cnt), free(tmp);
+	return nbr;
+}
+
+/* bits of word w that pc p has not seen yet join its ext and go on */
+static int reach(const Fn *f, Walk *wk, int32_t p, uint64_t bits, int32_t w, uint64_t *ext,
+                 uint64_t *seen)
+{
+	uint64_t nb = bits & ~seen[p - f->lo], *e = ext + (size_t)p * f->W + w;
+	if (!nb) return 0;
+	seen[p - f->lo] |= nb;
+	int grew = (nb & ~*e) != 0;
+	*e |= nb;
+	if (wk->n == wk->cap) {
+		wk->cap = wk->cap ? 2 * wk->cap : 256;
+		wk->pc = xrealloc(wk->pc, sizeof(int32_t) * wk->cap);
+		wk->bits = xrealloc(wk->bits, sizeof(uint64_t) * wk->cap);
+	}
+	wk->pc[wk->n] = p, wk->bits[wk->n++] = nb;
+	return grew;
+}
+
+/* ext |= bits (word w) over the region of branch b; 1 if ext grew */
+static int region(const Fn *f, const Br *b, uint64_t bits, int32_t w, uint64_t *ext,
+                  uint64_t *seen, Walk *wk)
+{
+	int32_t R = f->img->code[b->pc].reconv, grew = 0;
+	wk->n = 0;
+	for (int k = 0; k < b->ns; k++)
+		if (b->s[k] != R) grew |= reach(f, wk, b->s[k], bits, w, ext, seen);
+	while (wk->n) {
+		wk->n--;
+		int32_t p = wk->pc[wk->n], t[2];
+		uint64_t m = wk->bits[wk->n];
+		int nt = succs(f, p, t);
+		for (int k = 0; k < nt; k++)
+			if (t[k] != R) grew |= reach(f, wk, t[k], m, w, ext, seen);
+	}
+	return grew;
+}
+
 /* widen liveness over divergent regions until stable (see the comment above) */
 static void divergence(const Fn *f, uint64_t *in, uint64_t *out, uint64_t *ext, uint64_t *tmp)
 {
 	int32_t n = f->hi - f->lo, W = f->W;
-	int32_t *stack = xmalloc((size_t)n * sizeof *stack);
-	uint8_t *seen = xmalloc((size_t)n);
-	uint64_t *L = xmalloc((size_t)W * sizeof *L);
+	Br *br = xmalloc(sizeof(Br) * ((size_t)n + 1));
+	int32_t nbr = branches(f, br);
+	uint64_t *L = xmalloc(sizeof(uint64_t) * ((size_t)nbr * W + 1));
+	uint64_t *seen = xmalloc(sizeof(uint64_t) * ((size_t)n + 1));
+	Walk wk = {0};
 	for (int changed = 1; changed;) {
 		changed = 0;
 		dataflow(f, in, out, ext, tmp);
-		for (int32_t pc = f->lo; pc < f->hi; pc++) {
-			const DIns *d = &f->img->code[pc];
-			if (d->op != OP_BRA || d->guard < 0) continue;
-			int32_t s[2];
-			int ns = succs(f, pc, s);
-			if (ns < 2) continue;
-			int32_t R = d->reconv;
-			memset(L, 0, (size_t)W * sizeof *L);
-			for (int k = 0; k < ns; k++)
-				for (int32_t w = 0; w < W; w++) L[w] |= in[(size_t)s[k] * W + w];
+		for (int32_t k = 0; k < nbr; k++) {
+			uint64_t *l = L + (size_t)k * W;
+			int32_t R = f->img->code[br[k].pc].reconv;
+			memset(l, 0, (size_t)W * sizeof *l);
+			for (int j = 0; j < br[k].ns; j++)
+				for (int32_t w = 0; w < W; w++) l[w] |= in[(size_t)br[k].s[j] * W + w];
 			if (R >= f->lo && R < f->hi)
-				for (int32_t w = 0; w < W; w++) L[w] |= in[(size_t)R * W + w];
-			memset(seen, 0, (size_t)n);
-			int32_t sp = 0;
-			for (int k = 0; k < ns; k++)
-				if (s[k] != R && !seen[s[k] - f->lo]) {
-					seen[s[k] - f->lo] = 1;
-					stack[sp++] = s[k];
-				}
-			while (sp) {
-				int32_t p = stack[--sp];
-				uint64_t *e = ext + (size_t)p * W;
-				for (int32_t w = 0; w < W; w++)
-					if (L[w] & ~e[w]) {
-						e[w] |= L[w];
-						changed = 1;
-					}
-				int32_t t[2];
-				int nt = succs(f, p, t);
-				for (int k = 0; k < nt; k++)
-					if (t[k] != R && !seen[t[k] - f->lo]) {
-						seen[t[k] - f->lo] = 1;
-						stack[sp++] = t[k];
-					}
-			}
+				for (int32_t w = 0; w < W; w++) l[w] |= in[(size_t)R * W + w];
+		}
+		for (int32_t w = 0; w < W; w++) {
+			memset(seen, 0, (size_t)n * sizeof *seen);
+			for (int32_t k = 0; k < nbr; k++)
+				if (L[(size_t)k * W + w]) changed |= region(f, &br[k], L[(size_t)k * W + w], w, ext,
+				                                           seen, &wk);
 		}
 	}
-	free(stack);
-	free(seen);
-	free(L);
+	free(br), free(L), free(seen), free(wk.pc), free(wk.bits);
 }
 
 static uint8_t meet(uint8_t a, uint8_t b)
@@ -327,7 +389,8 @@ void tprog_annotate(TProg *tp, const Image *img)
 	for (int32_t fi = 0; fi < img->nfunc; fi++) {
 		const ImgFunc *F = &img->funcs[fi];
 		if (F->end <= F->entry) continue;
-		Fn f = {.img = img, .tp = tp, .lo = F->entry, .hi = F->end, .W = W};
+		Fn f = {.img = img, .tp = tp, .lo = F->entry, .hi = F->end, .W = W,
+		        .ir_func = F->ir_func};
 		divergence(&f, tp->live, out, ext, tmp);
 		int32_t ns = F->nslot > 0 ? F->nslot : 1;
 		size_t cells = (size_t)img->ncode * (size_t)ns;
