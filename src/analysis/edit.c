@@ -12,7 +12,9 @@
  *                                 path into a label);
  *   Sym.scope, RegDecl.scope      to the SCOPE_BEGIN itself (never
  *                                 deleted).
- * The new array lives in the module's arena, like the one it replaces.
+ * The new array lives in the module's arena, like the one it replaces;
+ * when it is no longer than the old one it takes the old one's place (an
+ * arena frees nothing, and a big function goes through several edits).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@ void edit_begin(Edit *e, Module *m, Func *f)
 	e->self = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	for (int32_t i = 0; i <= f->nins; i++) e->self[i] = -1;
 	e->cur = -1;
+	e->nold = f->nins;
 }
 
 void edit_mark(Edit *e, int32_t old)
@@ -71,7 +74,8 @@ void edit_end(Edit *e)
 		Sym *s = &m->syms[f->locals[i]];
 		s->scope = remap_scope(e, s->scope);
 	}
-	f->ins = arena_dup(m->arena, e->out, sizeof(Ins) * (size_t)(e->nout ? e->nout : 1));
+	if (e->nout <= e->nold && e->nout) memcpy(f->ins, e->out, sizeof(Ins) * (size_t)e->nout);
+	else f->ins = arena_dup(m->arena, e->out, sizeof(Ins) * (size_t)(e->nout ? e->nout : 1));
 	f->nins = e->nout;
 	free(e->out);
 	free(e->at);

@@ -125,6 +125,10 @@ void igraph_add(Ra *ra, int32_t a, int32_t b)
 		ivec_push(&ra->adj[b], a);
 		return;
 	}
+	if (ra->elist.n >= 2 * RA_EDGE_BUDGET && !ra->unbounded) {
+		ra->over = 1;        /* igraph_build gives up: see igraph_prespill */
+		return;
+	}
 	VEC_RESERVE(ra->elist.v, ra->elist.cap, (size_t)ra->elist.n + 2);
 	ra->elist.v[ra->elist.n++] = a;
 	ra->elist.v[ra->elist.n++] = b;
@@ -403,8 +407,9 @@ static void make_pool(Ra *ra)
 	}
 }
 
-/* block b, backward from its live-out set */
-static void walk_block(Ra *ra, Walk *w, const Cfg *c, const LiveSets *l, int32_t b)
+/* the walk set up at the end of block b: its first writes, what is maybe
+   defined on entry, cur = its live-out list (maybe-defined there) */
+static void walk_begin(Ra *ra, Walk *w, const Cfg *c, const LiveSets *l, int32_t b)
 {
 	const Func *f = ra->f;
 	const Block *bb = &c->blocks[b];
@@ -424,11 +429,28 @@ static void walk_block(Ra *ra, Walk *w, const Cfg *c, const LiveSets *l, int32_t
 		int32_t r = l->out[k];
 		if (ra->cls[r] && maydef(w, r, bb->last + 1)) cur_set(ra, w, r, 1);
 	}
-	double wt = depth_weight(c, b);
-	for (int32_t i = bb->last; i >= bb->first; i--) walk_ins(ra, w, i, wt);
 }
 
-void igraph_build(Ra *ra, const Cfg *c, const LiveSets *l)
+static void walk_init(Walk *w, int32_t n0)
+{
+	size_t nr = (size_t)n0 + 1;
+	memset(w, 0, sizeof *w);
+	w->buf = xmalloc(sizeof(int32_t) * RA_MAXSLOT);
+	scanset_init(&w->cur, n0 + 1);
+	w->mem = xmalloc(sizeof(int32_t) * nr);
+	w->fdef = xmalloc(sizeof(int32_t) * nr * 3);
+	w->fstamp = w->fdef + nr, w->mdstamp = w->fstamp + nr;
+	for (size_t r = 0; r < nr; r++) w->fstamp[r] = w->mdstamp[r] = -1;
+}
+
+static void walk_free(Walk *w)
+{
+	free(w->buf), free(w->mem), free(w->fdef);
+	scanset_free(&w->cur);
+}
+
+/* the per-round state every register starts from */
+static void build_init(Ra *ra)
 {
 	classify(ra);
 	for (int32_t r = 0; r < ra->n; r++) {
@@ -439,20 +461,182 @@ void igraph_build(Ra *ra, const Cfg *c, const LiveSets *l)
 	}
 	memset(ra->pressure, 0, sizeof ra->pressure);
 	make_pool(ra);
-	Walk w = {0};
-	int32_t n0 = ra->n;
-	size_t nr = (size_t)n0 + 1;
-	w.buf = xmalloc(sizeof(int32_t) * RA_MAXSLOT);
-	scanset_init(&w.cur, n0 + 1);
-	w.mem = xmalloc(sizeof(int32_t) * nr);
-	w.fdef = xmalloc(sizeof(int32_t) * nr * 3);
-	w.fstamp = w.fdef + nr, w.mdstamp = w.fstamp + nr;
-	for (size_t r = 0; r < nr; r++) w.fstamp[r] = w.mdstamp[r] = -1;
-	for (int32_t b = 0; b < c->nblock; b++) walk_block(ra, &w, c, l, b);
+}
+
+int igraph_build(Ra *ra, const Cfg *c, const LiveSets *l)
+{
+	build_init(ra);
+	Walk w;
+	walk_init(&w, ra->n);
+	ra->over = 0;
+	for (int32_t b = 0; b < c->nblock && !ra->over; b++) {
+		walk_begin(ra, &w, c, l, b);
+		double wt = depth_weight(c, b);
+		for (int32_t i = c->blocks[b].last; i >= c->blocks[b].first && !ra->over; i--)
+			walk_ins(ra, &w, i, wt);
+	}
+	if (ra->over) {
+		walk_free(&w);
+		free(ra->elist.v);
+		ra->elist = (IVec){0};
+		return 0;
+	}
 	for (int32_t r = 0; r < ra->n; r++)
 		if (ra->temp[r] || (ra->cls[r] == CL_GEN && ra->wid[r] > 2)) ra->cost[r] = 1e300;
 	rank_defs(ra, c, w.buf);
 	finish(ra);
-	free(w.buf), free(w.mem), free(w.fdef);
-	scanset_free(&w.cur);
+	walk_free(&w);
+	return 1;
+}
+
+/* ---- pre-spilling ----------------------------------------------------------- */
+
+/*
+ * A function whose graph would pass RA_EDGE_BUDGET edges -- thousands of
+ * values live at once, where the graph is nearly a clique and grows as its
+ * square -- is first relieved: wherever more than the cap's slots are live
+ * (more than compiler.pred_regs predicates), some of those values must live
+ * in memory whatever the colouring does, so before any graph is built the
+ * walk below marks, at each such point, the cheapest live values (spill
+ * cost, then the one read furthest ahead, as Belady's rule and linear-scan
+ * allocators choose), and spill.c rewrites them; the next round colours the
+ * rest as usual.  The general limit leaves room under the cap for the
+ * reloads of one instruction (kmin slots, but at least half the cap).  No kernel of the corpus comes near the budget (the
+ * largest graph has some 150,000 edges), so their allocation is Chaitin-
+ * Briggs' alone.
+ */
+typedef struct Cand { double cost; int64_t t; int32_t r; } Cand;
+typedef struct CHeap { Cand *v; int32_t n, cap; } CHeap;
+
+static int cand_less(const Cand *a, const Cand *b)
+{
+	if (a->cost != b->cost) return a->cost < b->cost;
+	return a->t != b->t ? a->t < b->t : a->r < b->r;
+}
+
+static void cheap_push(CHeap *h, Cand c)
+{
+	VEC_RESERVE(h->v, h->cap, (size_t)h->n + 1);
+	int32_t i = h->n++;
+	for (; i > 0 && cand_less(&c, &h->v[(i - 1) / 2]); i = (i - 1) / 2) h->v[i] = h->v[(i - 1) / 2];
+	h->v[i] = c;
+}
+
+static Cand cheap_pop(CHeap *h)
+{
+	Cand top = h->v[0], last = h->v[--h->n];
+	int32_t i = 0;
+	for (int32_t c; (c = 2 * i + 1) < h->n; i = c) {
+		if (c + 1 < h->n && cand_less(&h->v[c + 1], &h->v[c])) c++;
+		if (!cand_less(&h->v[c], &last)) break;
+		h->v[i] = h->v[c];
+	}
+	if (h->n) h->v[i] = last;
+	return top;
+}
+
+typedef struct Pre {
+	int32_t lim[3];          /* slots a point may hold, per class */
+	int32_t held[3];         /* slots in cur not marked for spilling */
+	CHeap heap[3];           /* members of cur that may be spilled, cheapest first */
+	int64_t *enter, step;    /* when each register last entered cur (a read) */
+	int32_t nspill;
+} Pre;
+
+static int32_t slots(const Ra *ra, int32_t r) { return ra->cls[r] == CL_GEN ? ra->wid[r] : 1; }
+
+static int spillable(const Ra *ra, int32_t r)
+{
+	return ra->cls[r] && !ra->temp[r] && !(ra->cls[r] == CL_GEN && ra->wid[r] > 2);
+}
+
+/* r joins cur (again): its next read is now the nearest */
+static void pre_enter(Ra *ra, Walk *w, Pre *p, int32_t r)
+{
+	if (!scanset_has(&w->cur, r) && !ra->spill[r]) p->held[ra->cls[r]] += slots(ra, r);
+	cur_set(ra, w, r, 1);
+	p->enter[r] = ++p->step;
+	if (spillable(ra, r) && !ra->spill[r])
+		cheap_push(&p->heap[ra->cls[r]], (Cand){ra->cost[r], p->step, r});
+}
+
+static void pre_leave(Ra *ra, Walk *w, Pre *p, int32_t r)
+{
+	if (scanset_has(&w->cur, r) && !ra->spill[r]) p->held[ra->cls[r]] -= slots(ra, r);
+	cur_set(ra, w, r, 0);
+}
+
+/* spill live values of class cl until press slots fit its limit */
+static void relieve(Ra *ra, Walk *w, Pre *p, int cl, int32_t press)
+{
+	CHeap *h = &p->heap[cl];
+	while (press > p->lim[cl] && h->n) {
+		Cand c = cheap_pop(h);
+		if (ra->spill[c.r] || p->enter[c.r] != c.t || !scanset_has(&w->cur, c.r)) continue;
+		ra->spill[c.r] = 1;
+		p->nspill++;
+		p->held[cl] -= slots(ra, c.r);
+		press -= slots(ra, c.r);
+	}
+}
+
+static void pre_ins(Ra *ra, Walk *w, Pre *p, int32_t i)
+{
+	const Func *f = ra->f;
+	const Ins *in = &f->ins[i];
+	int32_t *buf = w->buf, press[3] = {p->held[0], p->held[1], p->held[2]};
+	int32_t raw[3] = {w->weight[0], w->weight[1], w->weight[2]};
+	int nd = live_defs(f, in, buf, RA_MAXSLOT);
+	for (int k = 0; k < nd; k++) {
+		int32_t d = buf[k];
+		if (scanset_has(&w->cur, d)) continue;
+		raw[ra->cls[d]] += slots(ra, d);
+		if (!ra->spill[d]) press[ra->cls[d]] += slots(ra, d);
+	}
+	for (int cl = CL_GEN; cl <= CL_PRED; cl++) {
+		if (raw[cl] > ra->pressure[cl]) ra->pressure[cl] = raw[cl];
+		relieve(ra, w, p, cl, press[cl]);
+	}
+	for (int k = 0; k < nd; k++)
+		if (in->guard < 0 || !maydef(w, buf[k], i)) pre_leave(ra, w, p, buf[k]);
+	int nu = live_uses(f, in, buf, RA_MAXSLOT);
+	for (int k = 0; k < nu; k++)
+		if (maydef(w, buf[k], i)) pre_enter(ra, w, p, buf[k]);
+}
+
+int32_t igraph_prespill(Ra *ra, const Cfg *c, const LiveSets *l)
+{
+	const Func *f = ra->f;
+	build_init(ra);
+	Walk w;
+	walk_init(&w, ra->n);
+	int32_t room = ra->cap - ra->kmin > ra->cap / 2 ? ra->cap - ra->kmin : ra->cap / 2;
+	Pre p = {.lim = {0, room, ra->o->npred}};
+	p.enter = xcalloc((size_t)ra->n + 1, sizeof(int64_t));
+	for (int32_t b = 0; b < c->nblock; b++) {          /* spill costs, as the build */
+		double wt = depth_weight(c, b);
+		for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++)
+			for (int use = 0; use < 2; use++) {
+				const Ins *in = &f->ins[i];
+				int n = use ? live_uses(f, in, w.buf, RA_MAXSLOT) :
+				              live_defs(f, in, w.buf, RA_MAXSLOT);
+				for (int k = 0; k < n; k++) ra->cost[w.buf[k]] += wt;
+			}
+	}
+	for (int32_t b = 0; b < c->nblock; b++) {
+		walk_begin(ra, &w, c, l, b);
+		memset(p.held, 0, sizeof p.held);
+		for (int cl = CL_GEN; cl <= CL_PRED; cl++) p.heap[cl].n = 0;
+		int32_t nm = scanset_members(&w.cur, w.mem);
+		for (int32_t k = 0; k < nm; k++) {
+			int32_t r = w.mem[k];
+			cur_set(ra, &w, r, 0);
+			pre_enter(ra, &w, &p, r);
+		}
+		for (int32_t i = c->blocks[b].last; i >= c->blocks[b].first; i--) pre_ins(ra, &w, &p, i);
+	}
+	for (int cl = CL_GEN; cl <= CL_PRED; cl++) free(p.heap[cl].v);
+	free(p.enter);
+	walk_free(&w);
+	return p.nspill;
 }

@@ -19,6 +19,8 @@
 
 enum { CL_NONE, CL_GEN, CL_PRED };   /* register classes (Ra.cls) */
 enum { RA_MAXSLOT = 1 + INS_MAXOPD * 256 };   /* registers one instruction names */
+enum { RA_EDGE_BUDGET = 1 << 22 };  /* interference edges a build may add before
+                                       igraph_prespill steps in (igraph.c) */
 
 typedef struct IVec { int32_t *v, n, cap; } IVec;
 
@@ -52,6 +54,9 @@ typedef struct Ra {
 	                            merged-away ids (map them through ra_find) */
 	IVec elist;              /* edges during the build, as pairs */
 	uint32_t nedge;          /* distinct edges of the build */
+	int over;                /* the build passed RA_EDGE_BUDGET and stopped */
+	int unbounded;           /* build whatever the edges (pre-spilling did not help) */
+	int moves_seen;          /* RaStats.moves is set (the first whole build) */
 	Move *mv;
 	int32_t nmv, capmv;
 	int32_t pressure[3];     /* per class: most slots live at once */
@@ -92,7 +97,11 @@ static inline int32_t igraph_nb(const Ra *ra, int32_t x, int32_t i)
 void ra_grow(Ra *ra, int32_t n);                  /* per-register arrays hold n ids */
 int32_t ra_new_reg(Ra *ra, PtxType t, int temp);  /* a fresh register id */
 int ra_reg_width(PtxType t);                      /* slots: 1, 2, 4; 0 for predicates */
-void igraph_build(Ra *ra, const Cfg *c, const LiveSets *l);
+/* the graph; 0 (and no graph) if it would pass RA_EDGE_BUDGET edges */
+int igraph_build(Ra *ra, const Cfg *c, const LiveSets *l);
+/* marks in ra->spill registers to spill so that no point holds more than the
+   cap (general) or compiler.pred_regs (predicates); returns how many */
+int32_t igraph_prespill(Ra *ra, const Cfg *c, const LiveSets *l);
 void igraph_free(Ra *ra);
 int igraph_edge(Ra *ra, int32_t a, int32_t b);   /* reps a and b interfere */
 void igraph_add(Ra *ra, int32_t a, int32_t b);
@@ -114,6 +123,7 @@ typedef struct Edit {
 	int32_t *at;             /* old index -> new index where it starts (labels) */
 	int32_t *self;           /* old index -> new index of the instruction itself */
 	int32_t cur;             /* old instruction being rewritten */
+	int32_t nold;            /* instructions of the old stream */
 } Edit;
 
 void edit_begin(Edit *e, Module *m, Func *f);

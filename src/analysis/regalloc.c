@@ -150,7 +150,8 @@ typedef struct Col {         /* the colouring of one class */
 	int32_t *avail;          /* kt / width: positions simplify assumes */
 	uint8_t *gone;
 	int32_t *stack, nstack;
-	int32_t *alive, nalive;  /* nodes not yet removed (some may be: compacted lazily) */
+	double *hkey;            /* heap of spill candidates: cost per blocked position when */
+	int32_t *hnode, nheap;   /*   pushed (it only grows as neighbours go), and the node */
 	int32_t nspill;          /* nodes select found no register for */
 } Col;
 
@@ -236,31 +237,72 @@ static void col_init(Ra *ra, Col *g, int cl, int32_t k)
 	}
 	g->gone = xcalloc(nn, 1);
 	g->stack = xmalloc(sizeof(int32_t) * nn);
-	g->alive = xmalloc(sizeof(int32_t) * nn);
-	for (int32_t x = 0; x < g->nnode; x++) g->alive[g->nalive++] = x;
+	g->hkey = xmalloc(sizeof(double) * nn);
+	g->hnode = xmalloc(sizeof(int32_t) * nn);
 }
 
 static void col_free(Col *g)
 {
 	free(g->idx), free(g->node), free(g->off), free(g->nb), free(g->moff), free(g->mnb);
-	free(g->wdeg), free(g->gone), free(g->stack), free(g->alive), free(g->w), free(g->avail);
+	free(g->wdeg), free(g->gone), free(g->stack), free(g->hkey), free(g->hnode), free(g->w), free(g->avail);
+}
+
+/* heap order: least key, then least node */
+static int heap_less(const Col *g, int32_t a, int32_t b)
+{
+	return g->hkey[a] < g->hkey[b] || (g->hkey[a] == g->hkey[b] && g->hnode[a] < g->hnode[b]);
+}
+
+static void heap_swap(Col *g, int32_t a, int32_t b)
+{
+	double k = g->hkey[a];
+	int32_t x = g->hnode[a];
+	g->hkey[a] = g->hkey[b], g->hnode[a] = g->hnode[b];
+	g->hkey[b] = k, g->hnode[b] = x;
+}
+
+static void heap_push(Col *g, double key, int32_t x)
+{
+	int32_t i = g->nheap++;
+	g->hkey[i] = key, g->hnode[i] = x;
+	for (; i > 0 && heap_less(g, i, (i - 1) / 2); i = (i - 1) / 2) heap_swap(g, i, (i - 1) / 2);
+}
+
+static void heap_pop(Col *g)
+{
+	int32_t i = 0, n = --g->nheap;
+	heap_swap(g, 0, n);
+	for (int32_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && heap_less(g, c + 1, c)) c++;
+		if (!heap_less(g, c, i)) break;
+		heap_swap(g, i, c);
+	}
+}
+
+static double spill_key(const Ra *ra, const Col *g, int32_t x)
+{
+	return ra->cost[g->node[x]] / (g->wdeg[x] + 1);
 }
 
 /* the node to remove when every one left has significant degree: least
-   cost per blocked position (Chaitin); compacts the list of those left */
+   cost per blocked position (Chaitin), the lowest node among equals.  A
+   removal only lowers its neighbours' wdeg, so keys only grow: a node whose
+   key grew since it was pushed goes back in with the new one (each node is
+   in the heap at most once) */
 static int32_t pick_spill(const Ra *ra, Col *g)
 {
-	int32_t best = -1, n = 0;
-	double bv = 0;
-	for (int32_t k = 0; k < g->nalive; k++) {
-		int32_t x = g->alive[k];
+	while (g->nheap) {
+		int32_t x = g->hnode[0];
+		double k = g->hkey[0], now = spill_key(ra, g, x);
+		heap_pop(g);
 		if (g->gone[x]) continue;
-		g->alive[n++] = x;
-		double v = ra->cost[g->node[x]] / (g->wdeg[x] + 1);
-		if (best < 0 || v < bv) best = x, bv = v;
+		if (now != k) {
+			heap_push(g, now, x);
+			continue;
+		}
+		return x;
 	}
-	g->nalive = n;
-	return best;
+	return -1;
 }
 
 static void simplify(Ra *ra, Col *g)
@@ -270,6 +312,7 @@ static void simplify(Ra *ra, Col *g)
 		for (int32_t i = g->off[x]; i < g->off[x + 1]; i++) g->wdeg[x] += blk(ra, g, x, g->nb[i]);
 		if (g->wdeg[x] < g->avail[x]) low[nlow++] = x;
 	}
+	for (int32_t x = 0; x < g->nnode; x++) heap_push(g, spill_key(ra, g, x), x);
 	for (int32_t left = g->nnode; left > 0; left--) {
 		int32_t x = nlow ? low[--nlow] : pick_spill(ra, g);
 		g->gone[x] = 1;
@@ -558,19 +601,38 @@ static void ra_free(Ra *ra)
 	free(ra->pool.v);
 }
 
+/* the graph of this round, or spill code where more than the cap is live if
+   the graph would be too big (igraph.c): 1 graph built, 0 spill code written */
+static int build(Ra *ra, Cfg *c)
+{
+	LiveSets *l = live_sets(c);
+	int whole = igraph_build(ra, c, l);
+	if (ra->cap < ra->kmin) ra->cap = ra->kmin;
+	if (!whole && igraph_prespill(ra, c, l)) {
+		if (ra->st->rounds++ == 0) ra->st->pressure = ra->pressure[CL_GEN];
+		live_sets_free(l);
+		spill_rewrite(ra, c);
+		igraph_free(ra);
+		return 0;
+	}
+	if (!whole) {            /* nothing to relieve: the graph as it is */
+		ra->unbounded = 1;
+		igraph_build(ra, c, l);
+	}
+	live_sets_free(l);
+	if (ra->st->rounds++ == 0) ra->st->pressure = ra->pressure[CL_GEN];
+	if (!ra->moves_seen) ra->moves_seen = 1, ra->st->moves = ra->nmv;
+	return 1;
+}
+
 /* one build-coalesce-colour round: 0 allocated, 1 spill code written, -1 stuck */
 static int round_once(Ra *ra)
 {
-	Func *f = ra->f;
-	Cfg *c = cfg_build(f);
-	LiveSets *l = live_sets(c);
-	igraph_build(ra, c, l);
-	live_sets_free(l);
-	if (ra->st->rounds++ == 0) {
-		ra->st->pressure = ra->pressure[CL_GEN];
-		ra->st->moves = ra->nmv;
+	Cfg *c = cfg_build(ra->f);
+	if (!build(ra, c)) {
+		cfg_free(c);
+		return 1;
 	}
-	if (ra->cap < ra->kmin) ra->cap = ra->kmin;
 	coalesce(ra);
 	int rp = colour_class(ra, CL_PRED, ra->o->npred);
 	int rg = colour_class(ra, CL_GEN, ra->cap);
