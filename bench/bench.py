@@ -2,7 +2,9 @@
 """bench.py -- how fast rfsim simulates: `make bench`.
 
 First the compiler's speed (compile_bench.py: analyses and register
-allocation of a 10,000-instruction kernel), then the simulation's.
+allocation of a 10,000-instruction kernel) and how it scales
+(patho_bench.py: pathological 100,000-instruction kernels under every
+model, seconds and peak memory), then the simulation's.
 
 Runs every built-in workload (or those named) once at --size default with
 --stats, on the timing model of maxwell-ltrf unless -c/-s say otherwise, and
@@ -29,6 +31,7 @@ import sys
 import tempfile
 
 from compile_bench import compile_bench
+from patho_bench import patho_bench
 
 
 def workloads(rfsim):
@@ -57,6 +60,8 @@ def main():
     names = a.workload or workloads(a.rfsim)
     if not a.no_compile:
         compile_bench(a.rfsim)
+        if patho_bench(a.rfsim):
+            return 1
     print(f"rfsim bench, size {a.size}, {' '.join(extra)}\n")
     print(f"{'workload':16} {'cycles':>10} {'warp insts':>12} {'sim s':>8} "
           f"{'M thr-inst/s':>13} {'M warp-inst/s':>14} {'(cpu)':>7} {'peak MB':>8}")

@@ -45,6 +45,14 @@
  * finds no register (possible near that minimum), its neighbours are
  * spilled instead, or as a last resort the cap grows by two.
  *
+ * Big functions.  A round whose graph would pass RA_EDGE_BUDGET edges --
+ * thousands of values live at once make it nearly a clique, growing as the
+ * square -- builds none: it spills, wherever more than the cap is live, the
+ * cheapest values read furthest ahead (igraph_prespill), as a linear-scan
+ * allocator would, and the next round colours what is left.  Time and
+ * memory stay near-linear in the code; no kernel of the corpus comes near
+ * the budget, so their allocation is Chaitin-Briggs' alone.
+ *
  * Output (assign): each register id of the result names one architected
  * register of one width: %rN (32-bit, R N), %rdN (64-bit, R N:N+1), %rsN
  * (16-bit values, in R N), %rcN (8-bit), %rqN (128-bit), %pN; Func.phys
