@@ -90,8 +90,9 @@ docs: $(BUILD)/rfsim
 	python3 docs/gen_workloads.py $(BUILD)/rfsim
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san $(FUZZ_BUILD)
 
 include workloads/real.mk
 -include src/cudart/cudart.mk
+include fuzz/fuzz.mk
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -75,7 +75,8 @@ void edit_end(Edit *e)
 		s->scope = remap_scope(e, s->scope);
 	}
 	if (e->nout <= e->nold && e->nout) memcpy(f->ins, e->out, sizeof(Ins) * (size_t)e->nout);
-	else f->ins = arena_dup(m->arena, e->out, sizeof(Ins) * (size_t)(e->nout ? e->nout : 1));
+	else if (e->nout) f->ins = arena_dup(m->arena, e->out, sizeof(Ins) * (size_t)e->nout);
+	else f->ins = arena_alloc(m->arena, sizeof(Ins));   /* an empty body: no e->out */
 	f->nins = e->nout;
 	free(e->out);
 	free(e->at);

@@ -66,7 +66,7 @@ enum {
 	KIND_ELF = 2,
 	FLAG_LZ4 = 0x2000,
 	FLAG_ZSTD = 0x8000,
-	MAX_PTX_BYTES = 1 << 30,     /* refuse absurd sizes rather than allocate them */
+	MAX_PTX_BYTES = 128 << 20,   /* as much PTX as rfsim reads from a file (base.c) */
 };
 
 typedef struct Entry {           /* one entry's header, decoded */
@@ -109,9 +109,21 @@ static int entry_text(const Entry *e, FatbinPtx *out)
 		return RF_OK;
 	}
 	uint64_t csize = e->compressed_bytes, psize = e->plain_bytes;
-	if (!csize || csize > e->payload_bytes || !psize || psize > MAX_PTX_BYTES) {
+	if (!csize || csize > e->payload_bytes || !psize) {
 		err_set("fatbin: compressed PTX entry (compute_%u) has sizes %llu -> %llu", e->arch,
 		        (unsigned long long)csize, (unsigned long long)psize);
+		return RF_EINPUT;
+	}
+	if (psize > MAX_PTX_BYTES) {
+		err_set("fatbin: compute_%u PTX of %llu bytes, more than the %d MiB limit for PTX",
+		        e->arch, (unsigned long long)psize, MAX_PTX_BYTES >> 20);
+		return RF_EINPUT;
+	}
+	unsigned long long framed = zstd ? ZSTD_getFrameContentSize(e->payload, csize) : psize;
+	if (framed != psize && framed != ZSTD_CONTENTSIZE_UNKNOWN &&
+	    framed != ZSTD_CONTENTSIZE_ERROR) {      /* known before psize bytes are allocated */
+		err_set("fatbin: compute_%u PTX: a zstd frame of %llu bytes where the entry says %llu",
+		        e->arch, framed, (unsigned long long)psize);
 		return RF_EINPUT;
 	}
 	char *buf = xmalloc(psize + 1);
@@ -165,20 +177,30 @@ static int no_ptx(const char *sass, int sass_arch, int max_arch)
 	return RF_EINPUT;
 }
 
-/* the best PTX of the container at c; RF_EINPUT with err_msg() */
-static int container_ptx(const uint8_t *c, int max_arch, FatbinPtx *out)
+/* the best PTX of the container at c, of which avail bytes may be read; RF_EINPUT with
+ * err_msg().  Offsets, not pointers, walk the entries: a corrupt size must be a message,
+ * not a pointer past the object (undefined behaviour before anything is read there). */
+static int container_ptx(const uint8_t *c, uint64_t avail, int max_arch, FatbinPtx *out)
 {
-	if (!c || rd32(c) != CONTAINER_MAGIC || rd16(c + 6) < 16) {
-		err_set("fatbin: no fatbin container (magic %#x) behind the wrapper", c ? rd32(c) : 0);
+	if (!c || avail < 16 || rd32(c) != CONTAINER_MAGIC || rd16(c + 6) < 16) {
+		err_set("fatbin: no fatbin container (magic %#x) behind the wrapper",
+		        c && avail >= 4 ? rd32(c) : 0);
 		return RF_EINPUT;
 	}
-	const uint8_t *p = c + rd16(c + 6), *end = p + rd64(c + 8);
+	uint64_t at = rd16(c + 6), size = rd64(c + 8);
+	if (at > avail || size > avail - at) {
+		err_set("fatbin: container of %llu bytes of entries overruns the %llu bytes there",
+		        (unsigned long long)size, (unsigned long long)(avail - 16));
+		return RF_EINPUT;
+	}
+	uint64_t end = at + size;
 	Entry e, best = {0};
 	int found = 0, sass_arch = 0, other = 0;
 	char sass[128] = "";
-	for (uint64_t n; p < end; p += n) {
-		if (!(n = entry_read(p, (uint64_t)(end - p), &e))) {
-			err_set("fatbin: entry at offset %td overruns its container", p - c);
+	for (uint64_t n; at < end; at += n) {
+		if (!(n = entry_read(c + at, end - at, &e))) {
+			err_set("fatbin: entry at offset %llu overruns its container",
+			        (unsigned long long)at);
 			return RF_EINPUT;
 		}
 		if (e.kind == KIND_PTX) {
@@ -204,6 +226,12 @@ static int container_ptx(const uint8_t *c, int max_arch, FatbinPtx *out)
 	return entry_text(&best, out);
 }
 
+int fatbin_container_ptx(const void *container, uint64_t avail, int max_arch, FatbinPtx *out)
+{
+	memset(out, 0, sizeof *out);
+	return container_ptx(container, avail, max_arch, out);
+}
+
 static int wrapper_check(const uint8_t *w)
 {
 	if (w && rd32(w) == WRAPPER_MAGIC) return RF_OK;
@@ -226,7 +254,7 @@ int fatbin_ptx(const void *wrapper, int max_arch, FatbinPtx *out)
 		err_set("fatbin: wrapper version %u: not a translation unit's fatbin", rd32(w + 4));
 		return RF_EINPUT;
 	}
-	return container_ptx((const uint8_t *)(uintptr_t)rd64(w + 8), max_arch, out);
+	return container_ptx((const uint8_t *)(uintptr_t)rd64(w + 8), UINT64_MAX, max_arch, out);
 }
 
 int fatbin_linked_ptx(const void *wrapper, int max_arch, FatbinPtx **out, size_t *n)
@@ -244,7 +272,7 @@ int fatbin_linked_ptx(const void *wrapper, int max_arch, FatbinPtx **out, size_t
 	while (list[k]) k++;
 	FatbinPtx *v = xcalloc(k, sizeof *v);
 	for (size_t i = 0; i < k; i++) {
-		if (container_ptx(list[i], max_arch, &v[i])) {
+		if (container_ptx(list[i], UINT64_MAX, max_arch, &v[i])) {
 			char why[1024];
 			snprintf(why, sizeof why, "%s", err_msg());
 			err_set("relocatable device code, translation unit %zu of %zu: %s", i + 1, k, why);

@@ -81,6 +81,10 @@ int fatbin_linked(const void *wrapper);
  * does), *n of them in a malloc'd array; RF_EINPUT with err_msg() naming the
  * unit whose PTX cannot be had */
 int fatbin_linked_ptx(const void *wrapper, int max_arch, FatbinPtx **out, size_t *n);
+/* the PTX of one container (as fatbin_ptx chooses it), of which avail bytes may be read:
+ * UINT64_MAX trusts its header, as the two above do with what nvcc registered; the
+ * fuzz target (fuzz/fatbin.c) gives its input's length */
+int fatbin_container_ptx(const void *container, uint64_t avail, int max_arch, FatbinPtx *out);
 
 /* ---- register.c: what nvcc registered, and the loaded modules ---- */
 
