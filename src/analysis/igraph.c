@@ -501,9 +501,9 @@ int igraph_build(Ra *ra, const Cfg *c, const LiveSets *l)
  * cost, then the one read furthest ahead, as Belady's rule and linear-scan
  * allocators choose), and spill.c rewrites them; the next round colours the
  * rest as usual.  The general limit leaves room under the cap for the
- * reloads of one instruction (kmin slots, but at least half the cap).  No kernel of the corpus comes near the budget (the
- * largest graph has some 150,000 edges), so their allocation is Chaitin-
- * Briggs' alone.
+ * reloads of one instruction (kmin slots, but at least half the cap).  No
+ * kernel of the corpus comes near the budget (the largest graph has some
+ * 150,000 edges), so their allocation is Chaitin-Briggs' alone.
  */
 typedef struct Cand { double cost; int64_t t; int32_t r; } Cand;
 typedef struct CHeap { Cand *v; int32_t n, cap; } CHeap;
@@ -518,7 +518,8 @@ static void cheap_push(CHeap *h, Cand c)
 {
 	VEC_RESERVE(h->v, h->cap, (size_t)h->n + 1);
 	int32_t i = h->n++;
-	for (; i > 0 && cand_less(&c, &h->v[(i - 1) / 2]); i = (i - 1) / 2) h->v[i] = h->v[(i - 1) / 2];
+	for (; i > 0 && cand_less(&c, &h->v[(i - 1) / 2]); i = (i - 1) / 2)
+		h->v[i] = h->v[(i - 1) / 2];
 	h->v[i] = c;
 }
 

@@ -737,7 +737,8 @@ void ivl_dump(const Part *p, FILE *out)
 	for (int32_t v = 0; v < p->nivl; v++) {
 		const Ivl *iv = &p->iv[v];
 		fprintf(out, "I%d entry p%d%s:", v, iv->entry, iv->call ? " call" : "");
-		for (int32_t k = mem.start[v]; k < mem.start[v + 1]; k++) fprintf(out, " p%d", mem.item[k]);
+		for (int32_t k = mem.start[v]; k < mem.start[v + 1]; k++)
+			fprintf(out, " p%d", mem.item[k]);
 		fprintf(out, " | %d regs", iv->nregs);
 		for (int r = 0; r < 256; r++)
 			if (regset_has(&iv->regs, r)) fprintf(out, " R%d", r);

@@ -109,14 +109,16 @@ static void region_mark(const Cfg *c, int32_t b, uint64_t bits, int32_t j, int32
 	const Block *bb = &c->blocks[b];
 	st->n = 0;
 	for (int32_t k = 0; k < bb->nsucc; k++)
-		if (bb->succ[k] != p && bb->succ[k] != c->exit) reach(st, bb->succ[k], bits, j, w, ext, seen);
+		if (bb->succ[k] != p && bb->succ[k] != c->exit)
+			reach(st, bb->succ[k], bits, j, w, ext, seen);
 	while (st->n) {
 		st->n--;
 		int32_t x = st->blk[st->n];
 		uint64_t m = st->bits[st->n];
 		const Block *xb = &c->blocks[x];
 		for (int32_t k = 0; k < xb->nsucc; k++)
-			if (xb->succ[k] != p && xb->succ[k] != c->exit) reach(st, xb->succ[k], m, j, w, ext, seen);
+			if (xb->succ[k] != p && xb->succ[k] != c->exit)
+				reach(st, xb->succ[k], m, j, w, ext, seen);
 	}
 }
 

@@ -252,7 +252,8 @@ static void col_init(Ra *ra, Col *g, int cl, int32_t k)
 static void col_free(Col *g)
 {
 	free(g->idx), free(g->node), free(g->off), free(g->nb), free(g->moff), free(g->mnb);
-	free(g->wdeg), free(g->gone), free(g->stack), free(g->hkey), free(g->hnode), free(g->w), free(g->avail);
+	free(g->wdeg), free(g->gone), free(g->stack), free(g->hkey), free(g->hnode);
+	free(g->w), free(g->avail);
 }
 
 /* heap order: least key, then least node */

@@ -36,16 +36,17 @@
  * over the region from the registers live after it, in 32-bit slots: a
  * 64-bit value takes two; what is live at the regions' ends comes from one
  * backward walk per block from live_sets.c's lists, kept as lists, so the
- * pass costs what is live there, not regions times registers).  First every region is scheduled in pure
- * pressure mode, giving the least peak this heuristic finds; the
- * function's budget is the largest region peak once every region takes
- * the better of its two orders (no region can lower the register count
- * below it).  Then every region whose nvcc peak exceeds the budget is
- * scheduled again with that budget: nvcc's order until the next choice
- * would pass the budget, the freeing choice from there.  A region keeps
- * its new order only if that lowers its peak without raising its
- * predicate peak above the predicate registers there are; otherwise, and
- * in every region already within the budget, nvcc's order stands.
+ * pass costs what is live there, not regions times registers).  First
+ * every region is scheduled in pure pressure mode, giving the least peak
+ * this heuristic finds; the function's budget is the largest region peak
+ * once every region takes the better of its two orders (no region can
+ * lower the register count below it).  Then every region whose nvcc peak
+ * exceeds the budget is scheduled again with that budget: nvcc's order
+ * until the next choice would pass the budget, the freeing choice from
+ * there.  A region keeps its new order only if that lowers its peak
+ * without raising its predicate peak above the predicate registers there
+ * are; otherwise, and in every region already within the budget, nvcc's
+ * order stands.
  *
  * Left out: moving instructions across blocks, latency modelling (nvcc's
  * order is trusted for it), and memory disambiguation (loads never pass

@@ -237,9 +237,10 @@ static void divergence(const Fn *f, uint64_t *in, uint64_t *out, uint64_t *ext, 
 		}
 		for (int32_t w = 0; w < W; w++) {
 			memset(seen, 0, (size_t)n * sizeof *seen);
-			for (int32_t k = 0; k < nbr; k++)
-				if (L[(size_t)k * W + w]) changed |= region(f, &br[k], L[(size_t)k * W + w], w, ext,
-				                                           seen, &wk);
+			for (int32_t k = 0; k < nbr; k++) {
+				uint64_t bits = L[(size_t)k * W + w];
+				if (bits) changed |= region(f, &br[k], bits, w, ext, seen, &wk);
+			}
 		}
 	}
 	free(br), free(L), free(seen), free(wk.pc), free(wk.bits);

@@ -497,7 +497,8 @@ static uint64_t *brute_ext(const Live *t)
 		memset(L, 0, 8 * (size_t)w);
 		memset(seen, 0, (size_t)n);
 		for (int32_t j = 0; p != c->exit && j < w; j++) L[j] |= t->blk_in[(size_t)p * w + j];
-		for (int32_t k = 0; k < bb->nsucc; k++) sides += bb->succ[k] != p && bb->succ[k] != c->exit;
+		for (int32_t k = 0; k < bb->nsucc; k++)
+			sides += bb->succ[k] != p && bb->succ[k] != c->exit;
 		for (int32_t k = 0; sides > 1 && k < bb->nsucc; k++)
 			for (int32_t j = 0; bb->succ[k] != p && bb->succ[k] != c->exit && j < w; j++)
 				L[j] |= t->blk_in[(size_t)bb->succ[k] * w + j];
