@@ -86,6 +86,7 @@ int cmd_analyze(int argc, char **argv);              /* analyze.c */
 int cmd_sweep(int argc, char **argv);                /* sweep.c */
 int cmd_plot(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);            /* calibrate.c */
 
 /* kernel arguments of `run FILE.ptx` (kargs.c) */
 typedef struct KArg {

@@ -1,12 +1,13 @@
 /*
  * main.c -- the rfsim command: dispatch on the first word.
  *
- *   rfsim list | run | compare | analyze | config | sweep | plot | reproduce
+ *   rfsim list | run | compare | analyze | config | sweep | plot | reproduce | calibrate
  *   rfsim --help | --version
  *
  * Each command's options are parsed by args.c; the commands themselves
  * live in run_workload.c (run NAME, compare) and run_ptx.c (run FILE.ptx);
- * analyze.c and sweep.c (sweep, plot, reproduce) parse their own options.
+ * analyze.c, sweep.c (sweep, plot, reproduce) and calibrate.c parse their
+ * own options.
  * `run` tells a PTX file from a workload name by its spelling: a word
  * ending in .ptx or containing a '/' is a file.
  */
@@ -37,6 +38,8 @@ static void help_main(FILE *f)
 	      "                                    plot a sweep's results with gnuplot\n"
 	      "  rfsim reproduce EXPERIMENT|PAPER|all [--size S] [-j N] [-o DIR]\n"
 	      "                                    regenerate a paper's figures, report.md\n"
+	      "  rfsim calibrate [NAME]... [-c CONFIG] [--size S] [--json FILE] [--plot DIR]\n"
+	      "                                    microbenchmarks against reference values\n"
 	      "  rfsim config [-c NAME|FILE] [-s KEY=VALUE]...\n"
 	      "                                    print the effective config as JSON\n"
 	      "  rfsim config --help               every config key: default, range, meaning\n"
@@ -169,7 +172,8 @@ static int dispatch_opts(const char *cmd, const Opts *o)
 
 static int dispatch(const char *cmd, int argc, char **argv)
 {
-	static const char *const cmds[] = {"list", "analyze", "sweep", "plot", "reproduce"};
+	static const char *const cmds[] = {"list", "analyze", "sweep", "plot", "reproduce",
+	                                   "calibrate"};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(cmd, cmds[i])) usage_command(cmds[i]);
 	if (!strcmp(cmd, "list")) return cmd_list(argc, argv);
@@ -177,6 +181,7 @@ static int dispatch(const char *cmd, int argc, char **argv)
 	if (!strcmp(cmd, "sweep")) return cmd_sweep(argc, argv);
 	if (!strcmp(cmd, "plot")) return cmd_plot(argc, argv);
 	if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc, argv);
+	if (!strcmp(cmd, "calibrate")) return cmd_calibrate(argc, argv);
 	int known = !strcmp(cmd, "run") || !strcmp(cmd, "compare") || !strcmp(cmd, "config");
 	if (!known) return usage_error("unknown command '%s'", cmd);
 	usage_command(cmd);
