@@ -22,6 +22,8 @@ void api_set_config(const Config *c);
  * context, or NULL if that is not inside one live allocation (or there is
  * no context): how libcudart tells device pointers from host pointers */
 void *api_mem_host(CUdeviceptr dptr, size_t bytes);
+/* the host copied into device memory [dptr, dptr + bytes) (mem.memcpy_l2) */
+void api_copied_in(CUdeviceptr dptr, size_t bytes);
 
 /* the current context's simulated GPU, NULL if there is none: how libcudart
  * reaches what the Driver API subset lacks (texture and surface objects) */

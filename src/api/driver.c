@@ -73,6 +73,11 @@ void *api_mem_host(CUdeviceptr dptr, size_t bytes)
 	return g_cur ? gpu_mem_host(g_cur->g, dptr, bytes) : NULL;
 }
 
+void api_copied_in(CUdeviceptr dptr, size_t bytes)
+{
+	if (g_cur) gpu_copied_in(g_cur->g, dptr, bytes);
+}
+
 static const Config *cfg(void)
 {
 	if (!g_cfg_set) {
@@ -375,6 +380,7 @@ CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
 	void *d = dev(dst, n);
 	if (!d || (!src && n)) return CUDA_ERROR_INVALID_VALUE;
 	if (n) memmove(d, src, n);
+	gpu_copied_in(g_cur->g, dst, n);
 	return CUDA_SUCCESS;
 }
 
@@ -393,6 +399,7 @@ CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 	void *d = dev(dst, n), *s = dev(src, n);
 	if (!d || !s) return CUDA_ERROR_INVALID_VALUE;
 	if (n) memmove(d, s, n);
+	gpu_copied_in(g_cur->g, dst, n);
 	return CUDA_SUCCESS;
 }
 

@@ -452,6 +452,7 @@ cudaError_t mem_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k
 		return rt_err(cudaErrorInvalidValue);
 	}
 	memmove(d, s, n);
+	if (d != dst) api_copied_in((uintptr_t)dst, n);       /* into device memory */
 	return cudaSuccess;
 }
 

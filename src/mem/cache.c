@@ -5,7 +5,8 @@
  *
  * A line being filled has ready = MEM_PENDING and the index of the MSHR
  * that fills it; such a line is never chosen as a victim, so a fill always
- * finds its line.  Sets are indexed by (line / set_div) mod sets: a
+ * finds its line.  valid says which parts of a line are there: MEM_WHOLE
+ * for a cache of whole lines, a sector mask for a sectored one (l2.c).  Sets are indexed by (line / set_div) mod sets: a
  * banked cache (the L2) passes its bank count so the bank-select bits do
  * not also pick the set.
  */
@@ -31,6 +32,7 @@ void cache_init(Cache *c, int64_t bytes, int64_t assoc, uint32_t line_bytes, uin
 	c->ready = xcalloc(n, sizeof *c->ready);
 	c->stamp = xcalloc(n, sizeof *c->stamp);
 	c->dirty = xcalloc(n, sizeof *c->dirty);
+	c->valid = xcalloc(n, sizeof *c->valid);
 	c->mshr = xcalloc(n, sizeof *c->mshr);
 }
 
@@ -40,7 +42,18 @@ void cache_fini(Cache *c)
 	free(c->ready);
 	free(c->stamp);
 	free(c->dirty);
+	free(c->valid);
 	free(c->mshr);
+}
+
+void cache_settle(Cache *c)
+{
+	size_t n = (size_t)c->sets * (size_t)c->ways;
+	for (size_t i = 0; i < n; i++) {
+		if (c->ready[i] == MEM_PENDING) c->tag[i] = 0, c->dirty[i] = 0, c->valid[i] = 0;
+		c->ready[i] = 0;
+		c->mshr[i] = -1;
+	}
 }
 
 static inline int32_t set_base(const Cache *c, uint64_t la)

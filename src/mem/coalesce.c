@@ -7,7 +7,9 @@
  *   global, local   the distinct lines touched (GPGPU-Sim's Fermi
  *                   coalescer at line granularity: a warp reading 32
  *                   consecutive words is one 128-byte request; a lane's
- *                   access may span lines: a wmma row segment).  Local
+ *                   access may span lines: a wmma row segment), and the
+ *                   parts of each line (eighths) the lanes touch, which a
+ *                   sectored L2 fetches and sends alone.  Local
  *                   addresses are per thread; they are laid out in the
  *                   local window with consecutive threads' words adjacent,
  *                   as NVIDIA interleaves local memory.
@@ -43,21 +45,40 @@ static void add_line(uint64_t *v, uint16_t *n, int cap, uint64_t la)
 }
 
 /* the same for global lines, which may be 32 different ones: the last line
- * (consecutive lanes) is checked first, then a 64-slot hash set */
-typedef struct LineSet { uint64_t key[64]; uint64_t used; } LineSet;
+ * (consecutive lanes) is checked first, then a 64-slot hash set; the line's
+ * index in op->line, or -1 past MEMOP_MAXLINES */
+typedef struct LineSet { uint64_t key[64]; uint8_t at[64]; uint64_t used; } LineSet;
 
-static void add_global(MemOp *op, LineSet *hs, uint64_t la)
+static int add_global(MemOp *op, LineSet *hs, uint64_t la)
 {
-	if (op->nline && op->line[op->nline - 1] == la) return;
-	if (op->nline == MEMOP_MAXLINES) return;          /* (keeps the hash set below full) */
+	if (op->nline && op->line[op->nline - 1] == la) return op->nline - 1;
 	uint32_t h = (uint32_t)((la * 0x9e3779b97f4a7c15ull) >> 58);
 	while (hs->used >> h & 1) {
-		if (hs->key[h] == la) return;
+		if (hs->key[h] == la) return hs->at[h];
 		h = (h + 1) & 63;
 	}
+	if (op->nline == MEMOP_MAXLINES) return -1;       /* (keeps the hash set below full) */
 	hs->used |= 1ull << h;
 	hs->key[h] = la;
+	hs->at[h] = (uint8_t)op->nline;
+	op->part[op->nline] = 0;
 	op->line[op->nline++] = la;
+	return op->nline - 1;
+}
+
+/* the lines of bytes [a, a + n), with the parts of each it touches */
+static void add_bytes(MemOp *op, LineSet *hs, const CoalesceCfg *cc, uint64_t a, uint32_t n)
+{
+	uint32_t sh = cc->line_shift, lb = 1u << sh;
+	uint64_t end = a + (n ? n : 1) - 1;
+	for (uint64_t la = a >> sh; la <= end >> sh; la++) {
+		int i = add_global(op, hs, la);
+		if (i < 0) continue;
+		uint64_t lo = la << sh > a ? 0 : a - (la << sh);
+		uint64_t hi = ((la + 1) << sh) - 1 < end ? lb - 1 : end - (la << sh);
+		uint32_t p0 = (uint32_t)(lo * MEM_PARTS >> sh), p1 = (uint32_t)(hi * MEM_PARTS >> sh);
+		op->part[i] |= (uint8_t)(((2u << p1) - 1) & ~((1u << p0) - 1));
+	}
 }
 
 /* wavefronts of the shared-memory accesses of lanes `m`: the most distinct
@@ -134,21 +155,16 @@ void memop_build(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int stor
 		case XS_LOCAL: case XS_FRAME: {
 			uint64_t w = (cc->warp_gid * cc->local_words + a / 4) * 32 + l;
 			uint16_t n0 = op->nline;
-			add_global(op, &hs, (MEM_LOCAL_WIN + w * 4 + a % 4) >> cc->line_shift);
+			add_bytes(op, &hs, cc, MEM_LOCAL_WIN + w * 4 + a % 4, 4);
 			if (op->nline > n0) op->lmask |= 1u << n0;
 			op->long_lat = 1;
 			break;
 		}
 		default:
-			for (uint64_t la = a >> cc->line_shift; la <= (a + tr->nbytes - 1) >> cc->line_shift;
-			     la++)
-				add_global(op, &hs, la);
+			add_bytes(op, &hs, cc, a, tr->nbytes);
 			for (uint32_t r = 0; r < tr->xrows; r++) {      /* a texture fetch's other rows */
 				uint64_t x = tr->xaddr[r][l];
-				if (!x) continue;
-				for (uint64_t la = x >> cc->line_shift;
-				     la <= (x + tr->nbytes - 1) >> cc->line_shift; la++)
-					add_global(op, &hs, la);
+				if (x) add_bytes(op, &hs, cc, x, tr->nbytes);
 			}
 			op->long_lat = 1;
 			break;
@@ -176,7 +192,7 @@ void memop_build_cp(MemOp *op, const StepTrace *tr, const CoalesceCfg *cc, int c
 	LineSet hs;
 	hs.used = 0;
 	for (uint32_t mm = tr->cp_src; mm; mm &= mm - 1)
-		add_global(op, &hs, tr->addr[__builtin_ctz(mm)] >> cc->line_shift);
+		add_bytes(op, &hs, cc, tr->addr[__builtin_ctz(mm)], tr->nbytes);
 	op->smem_waves = tr->mem_lanes ? smem_waves(tr->saddr, tr->nbytes, tr->mem_lanes,
 	                                            cc->smem_banks) : 0;
 }

@@ -1,37 +1,52 @@
 /*
  * mem.h -- the simulated GPU's memory system, as the SMs see it.
  *
- * Three layers, one mechanism per file:
+ * One mechanism per file:
  *
  *   coalesce.c  a warp's memory instruction (the per-lane addresses the
  *               functional core reports, StepTrace) turned into a MemOp:
- *               the distinct cache lines of its global and local accesses,
- *               its shared-memory wavefronts (bank conflicts) and its
- *               constant-cache serialisation.
- *   cache.c     a set-associative tag array with LRU replacement and a
- *               per-line "data ready" cycle, used by every cache.
+ *               the distinct cache lines of its global and local accesses
+ *               with the parts of each line it touches, its shared-memory
+ *               wavefronts (bank conflicts) and its constant-cache
+ *               serialisation.
+ *   cache.c     a set-associative tag array with LRU replacement, a per-line
+ *               "data ready" time and a mask of the line's parts present.
  *   smcache.c   an SM's L1 data cache and constant cache: hits, MSHRs that
- *               merge misses to the same line, write policy.
- *   l2.c        the shared side (MemSys): interconnect latency, banked L2
- *               with its own miss merging, write-back of dirty lines.
- *   dram.c      DRAM channels: FR-FCFS over banks with open rows, or a
+ *               merge misses to the same line, the miss queue, write policy.
+ *   icnt.c      the interconnect: a crossbar whose ports each move one flit
+ *               per interconnect cycle, requests one way, replies the other.
+ *   l2.c        the L2 slices (MemSys): a request queue each, a tag lookup
+ *               per L2 cycle, MSHRs, a data port, a return queue, and the
+ *               way to their DRAM channel.
+ *   dram.c      DRAM channels: bounded FR-FCFS queues over banks, bank
+ *               groups and open rows with GDDR5/HBM command timing, or a
  *               fixed latency at the channel's bandwidth.
  *
- * Time.  Requests carry the cycle they reach each component, and the
- * components answer with the cycle the data comes back, as soon as that
- * is known: at once for hits and for the fixed-latency DRAM, when a DRAM
- * channel schedules the request for FR-FCFS.  Answers travel through
- * callbacks (SmCache.done) into the SM's event queue.  Only the DRAM
- * channels have queues that need stepping (MemSys.next says when), so an
- * idle memory system costs nothing.  A component's state (tags, LRU) is
- * updated in the order requests are generated, which is cycle order; the
- * interconnect has a fixed latency and no contention.
+ * Clocks.  The SMs count core cycles (gpu.clock_mhz); the interconnect, the
+ * L2 and DRAM have clocks of their own (icnt.clock_mhz, l2.clock_mhz,
+ * dram.clock_mhz), and every latency key counts in its part's clock.
+ * Inside the memory system time is kept in ticks, MEM_TICKS to a core
+ * cycle, and each part acts on the edges of its own clock (its period in
+ * ticks, rounded: the error is below 0.2%, deterministic).  The SMs see
+ * core cycles: an answer reaches them at the first core cycle at or after
+ * its tick.
+ *
+ * Events.  A request is sent at the cycle the SM's load/store unit issues
+ * it; the interconnect is a set of port calendars booked at once
+ * (calendar.h: first come, first served by arrival), so a request's arrival
+ * at its L2 slice is known when it is sent.  The slices and DRAM channels
+ * are stepped: each has a queue and the tick it can next act
+ * (MemSys.next), so loaded latency rises as queues fill, and idle parts
+ * cost nothing.  Answers travel through callbacks (SmCache.done, MemSys.done)
+ * into the SM's event queue.
  *
  * Addresses.  Caches work on line addresses (byte address >> line bits).
  * Local memory is interleaved per thread in its own window (4-byte words
  * of consecutive threads adjacent, as NVIDIA lays it out), so a warp's
  * access to one local variable is one coalesced line; the constant bank
- * and the kernel parameters have windows of their own.
+ * and the kernel parameters have windows of their own.  Consecutive lines
+ * go to consecutive L2 slices; the slices of one DRAM channel are
+ * consecutive (mem_map in l2.c).
  */
 #ifndef RFSIM_MEM_MEM_H
 #define RFSIM_MEM_MEM_H
@@ -43,9 +58,12 @@
 #include "sim/tstats.h"
 
 #define MEM_PENDING  INT64_MAX            /* a time not known yet */
+#define MEM_TICKS    256                  /* memory-system ticks per core cycle */
 #define MEM_LOCAL_WIN  (1ull << 52)       /* byte-address windows of the memory system */
 #define MEM_CONST_WIN  (2ull << 52)
 #define MEM_PARAM_WIN  (3ull << 52)
+#define MEM_PARTS      8                  /* a line's parts (MemOp.part, Cache.valid) */
+#define MEM_WHOLE      0xffu              /* every part of a line */
 
 /* ---- coalescing (coalesce.c) ---------------------------------------------- */
 
@@ -67,6 +85,8 @@ typedef struct MemOp {       /* what one warp memory instruction asks of memory 
 	uint32_t lmask;          /* bit i: line[i] is local memory */
 	uint16_t ncline;         /* constant and parameter lines */
 	uint64_t line[MEMOP_MAXLINES];
+	uint8_t part[MEMOP_MAXLINES];   /* parts of line[i] touched: bit k = bytes
+	                                   [k, k+1) * line_bytes / MEM_PARTS */
 	uint64_t cline[32];
 } MemOp;
 
@@ -92,9 +112,10 @@ typedef struct Cache {
 	uint32_t div_shift, set_mask;   /* both powers of two: shift and mask instead */
 	int pow2;
 	uint64_t *tag;           /* line address + 1; 0 = invalid */
-	int64_t *ready;          /* cycle the line's data is there; MEM_PENDING = unknown */
+	int64_t *ready;          /* when the line's data is there; MEM_PENDING = unknown */
 	uint64_t *stamp;         /* last use, for LRU */
 	uint8_t *dirty;
+	uint8_t *valid;          /* parts present (MEM_PARTS bits; MEM_WHOLE for unsectored) */
 	int32_t *mshr;           /* while pending: the MSHR filling it */
 	uint64_t clock;          /* LRU stamps */
 } Cache;
@@ -106,6 +127,8 @@ int32_t cache_find(Cache *c, uint64_t la);                /* line index, -1 = mi
  * by now; -1 if every way is being filled */
 int32_t cache_victim(Cache *c, uint64_t la, int64_t now);
 static inline void cache_touch(Cache *c, int32_t i) { c->stamp[i] = ++c->clock; }
+/* every line's data there at time 0 (a new kernel's time base), MSHRs forgotten */
+void cache_settle(Cache *c);
 
 /* ---- an SM's caches (smcache.c) --------------------------------------------- */
 
@@ -118,7 +141,8 @@ typedef struct Mshr {
 	int32_t *w;              /* waiter ids (SmCache.merge of them) */
 } Mshr;
 
-/* an answer for `waiter` arrives at t; waiter -1: the cache takes reads again at t */
+/* an answer for `waiter` arrives at core cycle t; waiter -1: the cache takes
+ * reads again at t */
 typedef void (*MemDone)(void *ctx, int32_t waiter, int64_t t);
 
 enum { SMC_L1, SMC_CC };     /* which cache of the SM (replies from L2) */
@@ -129,7 +153,7 @@ typedef struct SmCache {
 	int64_t *mfree;          /* per MSHR: cycle it is free again, MEM_PENDING while
 	                            unknown (apart from Mshr: scans read one array) */
 	int32_t merge;           /* waiters per MSHR */
-	int64_t lat;             /* hit latency */
+	int64_t lat;             /* hit latency, core cycles */
 	int wb;                  /* write-back, allocate on write */
 	int kind;                /* SMC_* */
 	int32_t sm;
@@ -147,56 +171,109 @@ void smc_init(SmCache *s, int kind, int32_t sm, MemSys *ms, int64_t bytes, int64
               int64_t mshrs, int64_t merge, int64_t lat, int wb, MemDone done, void *ctx,
               uint64_t *hits, uint64_t *misses);
 void smc_fini(SmCache *s);
-/* can reads of these lines (distinct) all be accepted at cycle now? */
+/* can reads of these lines (distinct) all be accepted at cycle now?  0 sets
+ * retry: when to ask again */
 int smc_can_read(SmCache *s, const uint64_t *la, int n, int64_t now);
 /* read line la at cycle t for `waiter`: the cycle the data is there, or
  * MEM_PENDING when it will come through done(ctx, waiter, t) */
 int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter);
-void smc_write(SmCache *s, uint64_t la, int64_t t);
+void smc_write(SmCache *s, uint64_t la, uint8_t part, int64_t t);
 void smc_fill(SmCache *s, int32_t mshr, int64_t t);       /* L2's answer to a miss */
 
-/* ---- the shared side: L2 and DRAM (l2.c, dram.c) ---------------------------- */
+/* ---- the shared side: interconnect, L2 and DRAM (icnt.c, l2.c, dram.c) ------- */
 
 typedef struct Dram Dram;
+typedef struct Slice Slice;
+
+#define PORT_QMAX 128        /* the longest queue a port's record covers */
+
+typedef struct Port {        /* an interconnect port: one flit per icnt cycle */
+	Calendar cal;            /* bookings, ticks */
+	int64_t ready[PORT_QMAX], start[PORT_QMAX];   /* its last packets: when each was
+	                            ready to leave and when it left (a ring from head) */
+	int32_t head;
+} Port;
+
+/* packets waiting for port p at tick t: ready by then, not left yet (0 if fewer than
+ * cap); when there are cap or more, *free is when one of them leaves */
+int port_waiting(const Port *p, int64_t t, int cap, int64_t *free);
 
 struct MemSys {
-	int32_t nsm;
-	int64_t now;             /* the current cycle (memsys_step): no request arrives before */
+	int32_t nsm, nslice;
+	int64_t now;             /* the tick being stepped (memsys_step): nothing arrives earlier */
 	uint32_t line_bytes;
-	int64_t icnt;            /* interconnect latency, each way */
-	int64_t l2_lat;
-	int32_t nbank;
-	struct L2Bank { Cache c; Calendar busy; } *bank;
-	struct L2Mshr { uint64_t la; int32_t bank, line, head; } *m;
-	int32_t nm, capm, freem;
-	struct L2Wait { int32_t sm, kind, id, next; } *w;
-	int32_t nw, capw, freew;
+	int64_t core_period;     /* MEM_TICKS */
+	int64_t icnt_period, l2_period, dram_period;   /* ticks per cycle of each clock */
+	/* interconnect (icnt.c) */
+	int64_t icnt_lat;        /* ticks, each way */
+	int32_t flit_bytes;
+	int32_t miss_queue;      /* l1.miss_queue: packets an SM may have waiting to leave */
+	Port *sm_out, *sm_in;    /* per SM: requests out, replies in */
+	Port *sl_in, *sl_out;    /* per slice: requests in, replies out */
+	int32_t header_bytes;    /* of every packet */
+	/* L2 slices (l2.c) */
+	Slice *sl;
+	int64_t l2_lat;          /* ticks before a request's lookup */
+	int32_t mshr_merge, return_queue, port_bytes;
+	int32_t sector_parts;    /* parts per sector (MEM_PARTS: whole lines) */
+	int32_t spc;             /* slices per DRAM channel */
+	/* the clockwork: slices 0.. nslice-1, then DRAM channels, in a heap */
+	int32_t ncomp;
+	void *heap;
+	int64_t next;            /* earliest tick a component acts */
 	Dram *dram;
 	SmCache **l1, **cc;      /* per SM: where answers to misses go */
-	MemDone *done; void **ctx;   /* per SM: where answers to atomics go */
+	MemDone *done; void **ctx;   /* per SM: where answers to atomics and direct reads go */
 	TStats st;
 };
 
-enum { MW_L1 = SMC_L1, MW_CC = SMC_CC, MW_DIRECT };   /* L2Wait.kind */
+enum { MW_L1 = SMC_L1, MW_CC = SMC_CC, MW_DIRECT };   /* who waits for a read */
 
 MemSys *memsys_new(const Config *cfg, int32_t nsm);
 void memsys_free(MemSys *ms);
-/* a read (or atomic) of line la sent by SM sm at cycle t; answered through
- * smc_fill (MW_L1, MW_CC: id = MSHR) or done (MW_DIRECT: id = waiter) */
-void memsys_read(MemSys *ms, int32_t sm, int kind, int32_t id, uint64_t la, int64_t t,
-                 int atomic);
-void memsys_write(MemSys *ms, int32_t sm, uint64_t la, int64_t t);
-int64_t memsys_next(const MemSys *ms);                    /* next cycle to step */
+/* keep the L2's contents for the next kernel: a new time base, nothing in flight */
+void memsys_settle(MemSys *ms);
+/* a read (or atomic) of the parts `part` of line la sent by SM sm at core cycle t;
+ * answered through smc_fill (MW_L1, MW_CC: id = MSHR) or done (MW_DIRECT: id =
+ * waiter) */
+void memsys_read(MemSys *ms, int32_t sm, int kind, int32_t id, uint64_t la, uint8_t part,
+                 int64_t t, int atomic);
+void memsys_write(MemSys *ms, int32_t sm, uint64_t la, uint8_t part, int64_t t);
+/* may SM sm send another request at core cycle t (l1.miss_queue)?  0 sets *retry */
+int memsys_can_send(const MemSys *ms, int32_t sm, int64_t t, int64_t *retry);
+int64_t memsys_next(const MemSys *ms);                    /* next core cycle to step */
 void memsys_step(MemSys *ms, int64_t now);
-void memsys_l2_fill(MemSys *ms, int32_t mshr, int64_t t); /* DRAM's answer */
+/* the memory system's contents of line la at the host's copy (mem.memcpy_l2) */
+void memsys_preload(MemSys *ms, uint64_t la);
+
+/* icnt.c: a packet of `bytes` leaving at tick t; the tick its tail arrives */
+int64_t icnt_to_slice(MemSys *ms, int32_t sm, int32_t slice, int32_t bytes, int64_t t);
+int64_t icnt_to_sm(MemSys *ms, int32_t slice, int32_t sm, int32_t bytes, int64_t t);
+/* the first tick at or after t on the edge of a clock of `period` ticks */
+static inline int64_t mem_edge(int64_t t, int64_t period)
+{
+	return (t + period - 1) / period * period;
+}
+/* core cycles to ticks and back (rounding up: an answer is there at the cycle after) */
+static inline int64_t mem_tick(int64_t cycle) { return cycle * MEM_TICKS; }
+static inline int64_t mem_cycle(int64_t tick) { return (tick + MEM_TICKS - 1) / MEM_TICKS; }
+
+/* l2.c, for dram.c: component comp (a slice, or nslice + a DRAM channel) acts
+ * next at tick (INT64_MAX: when something wakes it) */
+void mem_schedule(MemSys *ms, int32_t comp, int64_t tick);
+void mem_schedule_min(MemSys *ms, int32_t comp, int64_t tick);   /* if earlier */
+void l2_fill(MemSys *ms, int32_t slice, int32_t mshr, int64_t t);
+void l2_wake(MemSys *ms, int32_t channel, int64_t t);      /* a channel took a request */
 
 /* dram.c */
 Dram *dram_new(const Config *cfg, MemSys *ms);
 void dram_free(Dram *d);
-/* read (mshr >= 0: answered through memsys_l2_fill) or write (mshr < 0) of
- * line la arriving at cycle t */
-void dram_access(Dram *d, uint64_t la, int64_t t, int32_t mshr);
-int64_t dram_next(const Dram *d);
-void dram_step(Dram *d, int64_t now);
+/* may channel ch take n more requests? */
+int dram_room(const Dram *d, int32_t ch, int n);
+/* a read (mshr >= 0: answered through l2_fill) or a write (mshr < 0) of `bytes`
+ * of line la, for slice sl, arriving at tick t */
+void dram_access(Dram *d, int32_t sl, uint64_t la, int32_t bytes, int64_t t, int32_t mshr);
+void dram_step(Dram *d, int32_t ch, int64_t now);          /* channel ch acts at tick now */
+void dram_settle(Dram *d);
 
 #endif

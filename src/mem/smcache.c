@@ -2,14 +2,17 @@
  * smcache.c -- an SM's L1 data cache and its constant cache.
  *
  * Reads.  A line whose data is there (ready <= now) hits: the data is
- * back l1.lat cycles later.  A line being filled whose fill time is known
+ * back l1.lat cycles later.  Lines are fetched whole.  A line being filled whose fill time is known
  * answers at max(now + lat, ready).  Otherwise the read waits on the MSHR
  * of that line (up to l1.mshr_merge readers, GPGPU-Sim's merging), or
- * takes a free MSHR and a victim line and goes to L2 at once (the tag
- * check overlaps the request).  An MSHR is busy until its fill arrives;
+ * takes a free MSHR and a victim line and goes to L2 when the lookup is
+ * through the cache's pipeline, l1.lat cycles later (GPGPU-Sim 4's L1
+ * latency queue, which hits and misses alike pass).  An MSHR is busy until its fill arrives;
  * the load/store unit asks smc_can_read first and holds the instruction
  * while the MSHRs or merge slots are short (GPGPU-Sim's reservation
- * failure), so a read never fails half-way.  Until an MSHR frees, the
+ * failure), so a read never fails half-way; so it does while the SM's miss
+ * queue is full (l1.miss_queue requests waiting for its interconnect port:
+ * memsys_can_send).  Until an MSHR frees, the
  * cache then takes no reads at all, hits included (the in-order memory
  * pipeline of GPGPU-Sim stalls the same way), which also spares asking
  * again every cycle.
@@ -30,6 +33,10 @@
 #include <stdlib.h>
 
 #include "base/base.h"
+
+/* cycles from a read reaching the cache to its miss leaving for L2: the lookup,
+ * none without a cache */
+static int64_t lookup(const SmCache *s) { return s->c.sets ? s->lat : 0; }
 
 void smc_init(SmCache *s, int kind, int32_t sm, MemSys *ms, int64_t bytes, int64_t assoc,
               int64_t mshrs, int64_t merge, int64_t lat, int wb, MemDone done, void *ctx,
@@ -99,7 +106,9 @@ int smc_can_read(SmCache *s, const uint64_t *la, int n, int64_t now)
 {
 	if (now < s->retry) return 0;
 	int need = 0, free_m = free_mshrs(s, now);
-	if (!s->nfull && free_m >= n) return 1;    /* nothing below can refuse */
+	int64_t later;
+	if (!s->nfull && free_m >= n && memsys_can_send(s->ms, s->sm, now + lookup(s), &later))
+		return 1;                            /* nothing below can refuse */
 	for (int i = 0; i < n; i++) {
 		int32_t k = cache_find(&s->c, la[i]);
 		if (k >= 0 && s->c.ready[k] != MEM_PENDING) continue;
@@ -112,6 +121,10 @@ int smc_can_read(SmCache *s, const uint64_t *la, int n, int64_t now)
 			merged = s->mfree[j] == MEM_PENDING && s->m[j].la == la[i] &&
 			         s->m[j].nw < s->merge;
 		if (!merged && ++need > free_m && free_m < s->nm) return blocked(s, now);
+	}
+	if (need && !memsys_can_send(s->ms, s->sm, now + lookup(s), &later)) {
+		s->retry = later - lookup(s);        /* misses leave after the lookup */
+		return 0;
 	}
 	return 1;
 }
@@ -151,7 +164,7 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 	}
 	int32_t j = take_mshr(s, t);
 	if (j < 0) {                              /* see smc_can_read's comment */
-		memsys_read(s->ms, s->sm, MW_DIRECT, waiter, la, t, 0);
+		memsys_read(s->ms, s->sm, MW_DIRECT, waiter, la, MEM_WHOLE, t + lookup(s), 0);
 		return MEM_PENDING;
 	}
 	Mshr *m = &s->m[j];
@@ -165,14 +178,15 @@ int64_t smc_read(SmCache *s, uint64_t la, int64_t t, int32_t waiter)
 	s->unalloc += m->line < 0;
 	if (m->line >= 0) {
 		int32_t v = m->line;
-		if (s->c.tag[v] && s->c.dirty[v]) memsys_write(s->ms, s->sm, s->c.tag[v] - 1, t);
+		if (s->c.tag[v] && s->c.dirty[v])
+			memsys_write(s->ms, s->sm, s->c.tag[v] - 1, MEM_WHOLE, t);
 		s->c.tag[v] = la + 1;
 		s->c.ready[v] = MEM_PENDING;
 		s->c.dirty[v] = 0;
 		s->c.mshr[v] = j;
 		cache_touch(&s->c, v);
 	}
-	memsys_read(s->ms, s->sm, s->kind, j, la, t, 0);
+	memsys_read(s->ms, s->sm, s->kind, j, la, MEM_WHOLE, t + lookup(s), 0);
 	return MEM_PENDING;
 }
 
@@ -196,21 +210,22 @@ void smc_fill(SmCache *s, int32_t j, int64_t t)
 	m->nw = 0;
 }
 
-void smc_write(SmCache *s, uint64_t la, int64_t t)
+void smc_write(SmCache *s, uint64_t la, uint8_t part, int64_t t)
 {
 	int32_t k = cache_find(&s->c, la);
 	if (!s->wb) {
 		if (k >= 0) cache_touch(&s->c, k);
-		memsys_write(s->ms, s->sm, la, t);
+		memsys_write(s->ms, s->sm, la, part, t);
 		return;
 	}
 	if (k < 0) {
 		k = cache_victim(&s->c, la, t);
 		if (k < 0) {
-			memsys_write(s->ms, s->sm, la, t);
+			memsys_write(s->ms, s->sm, la, part, t);
 			return;
 		}
-		if (s->c.tag[k] && s->c.dirty[k]) memsys_write(s->ms, s->sm, s->c.tag[k] - 1, t);
+		if (s->c.tag[k] && s->c.dirty[k])
+			memsys_write(s->ms, s->sm, s->c.tag[k] - 1, MEM_WHOLE, t);
 		s->c.tag[k] = la + 1;
 		s->c.ready[k] = t;
 		s->c.mshr[k] = -1;

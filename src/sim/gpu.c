@@ -49,6 +49,7 @@
 #include "analysis/pass.h"
 #include "analysis/regmutex.h"
 #include "base/base.h"
+#include "mem/mem.h"
 #include "ptx/ptx.h"
 #include "sim/cdp.h"
 #include "sim/prog.h"
@@ -63,6 +64,8 @@ struct Gpu {
 	int64_t total_insts;     /* warp instructions over every launch (sim.max_warp_insts) */
 	TexObj *tex; int32_t ntex, captex;   /* texture and surface objects (tex.h) */
 	Cdp cdp;                 /* device-side launches (dynamic parallelism, cdp.c) */
+	MemSys *ms;              /* the timing model's memory system, kept between kernels
+	                            (the L2's contents), made by the first timed launch */
 };
 
 Gpu *gpu_new(const Config *cfg)
@@ -80,6 +83,7 @@ void gpu_free(Gpu *g)
 {
 	if (!g) return;
 	gmem_fini(&g->gm);
+	memsys_free(g->ms);
 	free(g->stats);
 	free(g->tex);
 	free(g->cdp.v);
@@ -116,6 +120,14 @@ int gpu_tex_destroy(Gpu *g, uint64_t h, int kind)
 	if (!gpu_tex_get(g, h, kind)) return RF_EINPUT;
 	g->tex[h - 1].kind = TEXK_NONE;
 	return RF_OK;
+}
+
+void gpu_copied_in(Gpu *g, uint64_t dptr, uint64_t bytes)
+{
+	if (!g->cfg.mem_memcpy_l2 || g->cfg.sim_mode != SIM_MODE_TIMING || !bytes) return;
+	if (!g->ms) g->ms = memsys_new(&g->cfg, (int32_t)g->cfg.sm_count);
+	uint64_t lb = (uint64_t)g->cfg.mem_line_bytes;
+	for (uint64_t la = dptr / lb; la <= (dptr + bytes - 1) / lb; la++) memsys_preload(g->ms, la);
 }
 
 uint64_t gpu_heap_limit(const Gpu *g) { return g->gm.heap_limit; }
@@ -1009,6 +1021,7 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 	}
 	L.limit_why = why;
 	L.cdp = &g->cdp;
+	L.mem = &g->ms;
 	if ((rc = set_clusters(p, k, &L, cluster, coop))) {
 		gpu_set_fault(FAULT_BAD_LAUNCH);
 		return rc;

@@ -78,6 +78,9 @@ const Config *gpu_config(const Gpu *g);
 int gpu_mem_alloc(Gpu *g, uint64_t bytes, uint64_t *dptr);
 int gpu_mem_free(Gpu *g, uint64_t dptr);              /* dptr must be an allocation's base */
 /* host pointer to [dptr, dptr+bytes) if it lies inside one allocation, else NULL */
+/* the host wrote device memory [dptr, dptr + bytes) (a copy, a memset): with
+ * mem.memcpy_l2 its lines are left in the timing model's L2 */
+void gpu_copied_in(Gpu *g, uint64_t dptr, uint64_t bytes);
 void *gpu_mem_host(Gpu *g, uint64_t dptr, uint64_t bytes);
 /* the device-side malloc heap's size (cudaLimitMallocHeapSize) */
 uint64_t gpu_heap_limit(const Gpu *g);

@@ -126,6 +126,8 @@ static int32_t new_tracker(Sm *s, const Event *ev)
 	s->trk_free = k->next_free;
 	k->left = 1;                           /* the guard */
 	k->t = s->now + 1;
+	k->t0 = s->now;
+	k->gload = 0;
 	k->extra = 0;
 	k->ev = *ev;
 	return id;
@@ -145,22 +147,29 @@ static int mem_ready(Sm *s, const MemOp *op, int64_t *retry)
 		*retry = s->cc.retry;
 		return 0;
 	}
-	if (op->store || op->atomic || !op->nline) return 1;     /* reads need MSHRs */
-	if (l1_cached(s, op, 0) || op->lmask) {
-		if (s->now < s->l1.retry) {              /* known to refuse: spare the lookups */
-			*retry = s->l1.retry;
-			return 0;
-		}
-		uint64_t la[MEMOP_MAXLINES];
-		int n = 0;
-		for (int i = 0; i < op->nline; i++)
-			if (l1_cached(s, op, i)) la[n++] = op->line[i];
-		if (!smc_can_read(&s->l1, la, n, s->now)) {
-			*retry = s->l1.retry;
-			return 0;
+	if (!op->nline) return 1;
+	int direct = op->store || op->atomic;       /* sent to L2 without an L1 MSHR */
+	if (!direct) {                               /* reads through L1 need MSHRs */
+		if (l1_cached(s, op, 0) || op->lmask) {
+			if (s->now < s->l1.retry) {          /* known to refuse: spare the lookups */
+				*retry = s->l1.retry;
+				return 0;
+			}
+			uint64_t la[MEMOP_MAXLINES];
+			int n = 0;
+			for (int i = 0; i < op->nline; i++)
+				if (l1_cached(s, op, i)) la[n++] = op->line[i];
+			if (!smc_can_read(&s->l1, la, n, s->now)) {
+				*retry = s->l1.retry;
+				return 0;
+			}
+			for (int i = 0; i < op->nline && !direct; i++) direct = !l1_cached(s, op, i);
+		} else {
+			direct = 1;
 		}
 	}
-	return 1;
+	/* stores, atomics and uncached reads go out through the miss queue too */
+	return !direct || memsys_can_send(s->tg->ms, s->id, s->now, retry);
 }
 
 /* send line i of op at cycle t; the cycle it is done, or MEM_PENDING */
@@ -169,16 +178,16 @@ static int64_t send_line(Sm *s, const MemOp *op, int i, int64_t t, int32_t id)
 	uint64_t la = op->line[i];
 	int cached = l1_cached(s, op, i);
 	if (op->atomic) {
-		memsys_read(s->tg->ms, s->id, MW_DIRECT, id, la, t, 1);
+		memsys_read(s->tg->ms, s->id, MW_DIRECT, id, la, op->part[i], t, 1);
 		return MEM_PENDING;
 	}
 	if (op->store) {
-		if (cached) smc_write(&s->l1, la, t);
-		else memsys_write(s->tg->ms, s->id, la, t);
+		if (cached) smc_write(&s->l1, la, op->part[i], t);
+		else memsys_write(s->tg->ms, s->id, la, op->part[i], t);
 		return t + 1;
 	}
 	if (cached) return smc_read(&s->l1, la, t, id);
-	memsys_read(s->tg->ms, s->id, MW_DIRECT, id, la, t, 0);
+	memsys_read(s->tg->ms, s->id, MW_DIRECT, id, la, op->part[i], t, 0);
 	return MEM_PENDING;
 }
 
@@ -192,6 +201,7 @@ static int64_t ldst(Sm *s, CU *u, Unit *un)
 	int32_t id = new_tracker(s, &u->ev);
 	Tracker *k = &s->trk[id];              /* (trk may move only in new_tracker) */
 	if (s->tp->ins[u->pc].tex) k->extra = s->tex_lat;
+	k->gload = op->load && !op->store && !op->atomic && op->nline && !op->lmask;
 	int64_t done = t + 1;
 	if (op->smem_waves) {
 		s->st.smem_accesses++;

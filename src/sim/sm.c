@@ -108,6 +108,19 @@ static void writeback(Sm *s)
 
 /* ---- memory answers ---------------------------------------------------------------- */
 
+/* a global load answered after `lat` cycles */
+static void gload_count(TStats *st, int64_t lat)
+{
+	st->gload_count++;
+	st->gload_cycles += (uint64_t)lat;
+	if (lat < 256) st->gload_lt256++;
+	else if (lat < 512) st->gload_lt512++;
+	else if (lat < 1024) st->gload_lt1024++;
+	else if (lat < 2048) st->gload_lt2048++;
+	else if (lat < 4096) st->gload_lt4096++;
+	else st->gload_ge4096++;
+}
+
 void sm_mem_done(void *ctx, int32_t id, int64_t t)
 {
 	Sm *s = ctx;
@@ -119,6 +132,7 @@ void sm_mem_done(void *ctx, int32_t id, int64_t t)
 	Tracker *k = &s->trk[id];
 	if (t > k->t) k->t = t;
 	if (--k->left) return;
+	if (k->gload) gload_count(&s->st, k->t - k->t0);
 	k->ev.t = k->t + k->extra;
 	sm_push(s, &k->ev);
 	k->next_free = s->trk_free;

@@ -120,6 +120,8 @@ typedef struct Tracker {     /* a load waiting for its lines */
 	int32_t left;            /* lines (plus a guard while being sent) */
 	int64_t t;               /* latest answer so far */
 	int64_t extra;           /* cycles from the last answer to the writeback (tex.lat) */
+	int64_t t0;              /* cycle the load/store unit took it ... */
+	int gload;               /* ... if a global load (TStats.gload_*) */
 	Event ev;                /* its writeback */
 	int32_t next_free;
 } Tracker;

@@ -368,7 +368,13 @@ static int setup(Timing *tg, const Launch *L, const Config *cfg, int64_t budget)
 	size_t nw = (size_t)tg->nsm * (size_t)n * (size_t)tg->warps_per_cta;
 	tg->fw = xcalloc(nw, sizeof *tg->fw);
 	tg->shared = xcalloc((size_t)tg->nsm * (size_t)n * tg->shared_bytes + 1, 1);
-	tg->ms = memsys_new(cfg, tg->nsm);
+	if (L->mem && *L->mem) {                  /* the L2 keeps what earlier kernels left */
+		tg->ms = *L->mem;
+		memsys_settle(tg->ms);
+	} else {
+		tg->ms = memsys_new(cfg, tg->nsm);
+		if (L->mem) *L->mem = tg->ms;
+	}
 	tg->sm = xcalloc((size_t)tg->nsm, sizeof *tg->sm);
 	for (int32_t i = 0; i < tg->nsm; i++) sm_init(&tg->sm[i], tg, i, n, tg->warps_per_cta);
 	return RF_OK;
@@ -379,7 +385,7 @@ static void teardown(Timing *tg)
 	for (int32_t i = 0; tg->sm && i < tg->nsm; i++) sm_fini(&tg->sm[i]);
 	free(tg->rf_gpu);
 	free(tg->sm);
-	memsys_free(tg->ms);
+	if (!tg->L || !tg->L->mem) memsys_free(tg->ms);
 	free(tg->fw);
 	free(tg->shared);
 	free(tg->clpool);

@@ -56,6 +56,7 @@ void tstats_json(struct Json *j, const TStats *t, uint64_t warp_insts)
 	json_num(j, "cc_hit_rate", tstats_rate(t->cc_hits, t->cc_misses));
 	json_num(j, "l2_hit_rate", tstats_rate(t->l2_hits, t->l2_misses));
 	json_uint(j, "dram_bytes", t->dram_read_bytes + t->dram_write_bytes);
+	json_num(j, "gload_latency", ratio(t->gload_cycles, t->gload_count));
 	json_num(j, "occupancy_theoretical", ratio(t->warps_allowed, t->warps_allowed_max));
 	/* RegMutex (rf_regmutex.c): averages over the SMs and launches it covers */
 	json_num(j, "rm_occupancy", ratio(t->rm_warps, t->rm_warp_slots));

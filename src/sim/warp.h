@@ -184,6 +184,8 @@ struct Launch {
 	Dim3 cluster;            /* CTAs per cluster in each dimension (1,1,1: none asked) */
 	uint32_t csize;          /* CTAs per cluster */
 	uint8_t explicit_cluster; /* %is_explicit_cluster */
+	struct MemSys **mem;     /* the GPU's memory system, kept between kernels (its L2
+	                            contents); NULL: the timing model makes its own */
 };
 
 /* cluster barrier (exec.c): a warp left the cluster's count (it exited) */

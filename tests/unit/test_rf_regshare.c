@@ -69,6 +69,7 @@ static Config machine(void)
 	c.sched_count = 1;
 	c.sm_warp_alloc_granularity = 1;
 	c.rf_model = RF_regshare;
+	c.pipe_sp_lat = 8;               /* the latency the cycle counts below assume */
 	return c;
 }
 

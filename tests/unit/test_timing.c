@@ -100,21 +100,28 @@ static const char mem_ptx[] = TSIM_HEAD
 	"add.u32 %r2, %r1, 1;\n"
 	"ret;\n}\n";
 
-/* ld.param: no register read, dispatched at 1, constant miss to DRAM: back
- * at 1 + L_dram.  ld.global issues then, reads the 64-bit address (two
- * banks, one cycle), dispatches 2 later, DRAM again: back at 3 + 2 L_dram.
- * The add: + D.  Plus 1. */
+/* ld.param: no register read, dispatched at 1, a constant-cache miss (found
+ * after the lookup, cc.lat) to DRAM: back at 1 + cc.lat + M.  ld.global
+ * (no L1) issues then, reads the 64-bit address (two banks, one cycle),
+ * dispatches 2 later, DRAM again: back at 3 + cc.lat + 2 M.  The add: + D.
+ * Plus 1.  M, one trip to memory with the interconnect and the L2
+ * clocked with the SM, one-cycle flits and data port and no L2 latency:
+ * the request leaves its SM's port and enters the slice's (one cycle), the
+ * slice looks it up at once and DRAM answers L_dram later, the data port
+ * takes a cycle, the reply crosses the two ports (one more): L_dram + 3. */
 TEST(timing_memory_access_costs_the_configured_latency)
 {
 	Config c = tsim_config();
 	c.l1_bytes = c.l2_bytes = 0;
-	c.icnt_lat = 0;
+	c.icnt_lat = c.l2_lat = 0;
+	c.icnt_clock_mhz = c.l2_clock_mhz = c.gpu_clock_mhz;
+	c.icnt_flit_bytes = c.l2_port_bytes = 4096;
 	c.dram_model = 1;                /* fixed */
 	int64_t d = 1 + c.rf_mrf_latency + c.pipe_sp_lat;
 	for (int64_t lat = 100; lat <= 400; lat += 300) {
 		c.dram_lat = lat;
 		KernelStats ks = tsim_run(&c, mem_ptx, 1, 32);
-		CHECK_EQ(ks.ts.cycles, 3 + 2 * lat + d + 1);
+		CHECK_EQ(ks.ts.cycles, 3 + c.cc_lat + 2 * (lat + 3) + d + 1);
 		CHECK_EQ(ks.ts.dram_reads, 2);
 	}
 }
