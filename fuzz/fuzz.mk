@@ -5,6 +5,9 @@
 #   make fuzz FUZZ_TARGETS=ptx       only some: ptx config sweep fatbin
 #   make fuzz-long                   each FUZZ_LONG_SECONDS (3600), one after another
 #
+# The build compiles FUZZ_JOBS files at once (the processors), unless make's own -j
+# says otherwise; the targets then run one at a time, one process each.
+#
 # The targets need clang's libFuzzer (Debian: clang, libclang-rt-14-dev; scripts/setup
 # installs them).  Everything is compiled again by a recursive make with the
 # Makefile's own rules, BUILD=$(FUZZ_BUILD), CC=$(FUZZ_CC) and the fuzzer's
@@ -20,6 +23,7 @@ FUZZ_BUILD        ?= build-fuzz
 FUZZ_SECONDS      ?= 10
 FUZZ_LONG_SECONDS ?= 3600
 FUZZ_TARGETS      ?= ptx config sweep fatbin
+FUZZ_JOBS         ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SAN          := -fsanitize=fuzzer-no-link,address,undefined \
                      -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
@@ -27,8 +31,8 @@ FUZZ_SAN          := -fsanitize=fuzzer-no-link,address,undefined \
 fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: $(FUZZ_CC) not found" \
 	  "(Debian: clang libclang-rt-14-dev; scripts/setup)"; exit 2; }
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT=-O1 \
-	  SAN="$(FUZZ_SAN)" fuzz-bins
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(FUZZ_JOBS)) \
+	  BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT=-O1 SAN="$(FUZZ_SAN)" fuzz-bins
 
 fuzz: fuzz-build
 	fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -70,7 +74,7 @@ $(FZ)/%: fuzz/%.c fuzz/fuzz.h $(FZ)/libfuzz.a $(OBJ_WL) $(BUILD)/librfsim.a
 	$(CC) $(CFLAGS) -Ifuzz -DFUZZ_ROOT='"$(CURDIR)"' -fsanitize=fuzzer -o $@ $< $(FZ_LIBS)
 
 # the seed generator is a plain program
-$(FZ)/mkseeds: fuzz/seeds.c src/exp/experiments.def
+$(FZ)/mkseeds: fuzz/seeds.c src/exp/experiments.def src/base/config.def src/ptx/ops.def
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 $(WARN) -D_GNU_SOURCE -I. -o $@ $< -lzstd -llz4
 
@@ -81,4 +85,7 @@ $(FZ)/seeds.stamp: $(FZ)/mkseeds $(FZ_PTX) $(wildcard configs/*.cfg) fuzz/fuzz.m
 	$(FZ)/mkseeds config $(FZ)/seeds/config $(wildcard configs/*.cfg)
 	$(FZ)/mkseeds sweep $(FZ)/seeds/sweep
 	$(FZ)/mkseeds fatbin $(FZ)/seeds/fatbin $(FZ_FATBIN)
+	$(FZ)/mkseeds dict ptx $(FZ)/seeds/ptx.dict
+	$(FZ)/mkseeds dict config $(FZ)/seeds/config.dict
+	$(FZ)/mkseeds dict sweep $(FZ)/seeds/sweep.dict $(PTX_WL) $(wildcard configs/*.cfg)
 	@touch $@

@@ -15,6 +15,11 @@
  *                                 PTX entries of different architectures; two
  *                                 units of a device link; then one container of
  *                                 machine code only and one of NVVM IR only
+ *   seeds dict TARGET OUT [FILE...]  libFuzzer's dictionary for ptx (ops.def's
+ *                                 mnemonics, directives, types, modifiers),
+ *                                 config (config.def's keys) or sweep (those,
+ *                                 the sweep words, and FILEs' base names:
+ *                                 workloads, configs)
  */
 #include <lz4.h>
 #include <stdint.h>
@@ -221,14 +226,96 @@ static void sweeps(const char *dir)
 	free(b.p);
 }
 
+static void word(FILE *f, const char *w, size_t n)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)w[i];
+		if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+		else if (c < 32 || c > 126) fprintf(f, "\\x%02X", c);
+		else fputc(c, f);
+	}
+	fputs("\"\n", f);
+}
+
+static void words(FILE *f, const char *const *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++) word(f, w[i], strlen(w[i]));
+}
+
+static const char *const ptx_words[] = {
+	".version", ".target", ".address_size", ".visible", ".extern", ".weak", ".entry",
+	".func", ".param", ".reg", ".pred", ".local", ".shared", ".global", ".const", ".tex",
+	".align", ".maxnreg", ".maxntid", ".reqntid", ".minnctapersm", ".noreturn", ".loc",
+	".file", ".pragma", ".callprototype", ".b8", ".b16", ".b32", ".b64", ".b128", ".u8",
+	".u16", ".u32", ".u64", ".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16",
+	".f32", ".f64", ".v2", ".v4", ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".hi",
+	".wide", ".rn", ".rz", ".rm", ".rp", ".rni", ".sat", ".ftz", ".approx", ".full",
+	".sync", ".aligned", ".uni", ".all", ".any", ".ballot", ".cta", ".gpu", ".sys",
+	".relaxed", ".acquire", ".release", ".volatile", ".and", ".or", ".xor", ".add",
+	".cas", ".exch", ".min", ".max", ".inc", ".dec", ".idx", ".up", ".down", ".bfly",
+	".to", ".ca", ".cg", ".cs", ".nc", "sm_90", "sm_80", "sm_52", "%tid.x", "%ntid.x",
+	"%ctaid.x", "%nctaid.x", "%laneid", "%warpid", "%clock", "%r1", "%rd1", "%f1", "%p1",
+	"@%p1", "@!%p1", "ret;", "exit;", "bra.uni", "{", "}", "[", "]", "(", ")", ";", ",",
+	"<100>", "0f3F800000", "0d3FF0000000000000", "$L__BB0_1:", "param0", "_Z1kPf",
+	"rfsim.acquire", "rfsim.release", "rfsim.prefetch",
+};
+
+static const char *const sweep_words[] = {
+	"name", "workloads", "configs", "size", "set", "axis", "variant", "all", "small",
+	"default", "large", "..", "*=", " = ", ", ", "#", "\n",
+};
+
+static void dict(const char *target, const char *out, int nfile, char **files)
+{
+	static const char *const keys[] = {
+#define CI(f, k, ...) k,
+#define CF(f, k, ...) k,
+#define CE(f, k, ...) k,
+#define CB(f, k, ...) k,
+#define CS(f, k, ...) k,
+#include "src/base/config.def"
+#undef CI
+#undef CF
+#undef CE
+#undef CB
+#undef CS
+	};
+	static const char *const ops[] = {
+#define X(id, name, ...) name,
+#include "src/ptx/ops.def"
+#undef X
+	};
+	FILE *f = fopen(out, "w");
+	if (!f) perror(out), exit(1);
+	if (!strcmp(target, "ptx")) {
+		words(f, ops, sizeof ops / sizeof ops[0]);
+		words(f, ptx_words, sizeof ptx_words / sizeof ptx_words[0]);
+	} else {
+		words(f, keys, sizeof keys / sizeof keys[0]);
+		word(f, "include", 7);
+	}
+	if (!strcmp(target, "sweep")) {
+		words(f, sweep_words, sizeof sweep_words / sizeof sweep_words[0]);
+		for (int i = 0; i < nfile; i++) {      /* base names without the extension */
+			const char *b = strrchr(files[i], '/');
+			b = b ? b + 1 : files[i];
+			word(f, b, strcspn(b, "."));
+		}
+	}
+	if (fclose(f)) perror(out), exit(1);
+}
+
 int main(int argc, char **argv)
 {
-	const char *usage = "usage: seeds ptx|config|sweep|fatbin OUTDIR [FILE...]\n";
+	const char *usage = "usage: seeds ptx|config|sweep|fatbin OUTDIR [FILE...]\n"
+	                    "       seeds dict ptx|config|sweep OUT [FILE...]\n";
 	if (argc < 3) return fputs(usage, stderr), 2;
 	if (!strcmp(argv[1], "ptx")) ptxs(argv[2], argc - 3, argv + 3);
 	else if (!strcmp(argv[1], "config")) configs(argv[2], argc - 3, argv + 3);
 	else if (!strcmp(argv[1], "sweep")) sweeps(argv[2]);
 	else if (!strcmp(argv[1], "fatbin")) fatbins(argv[2], argc - 3, argv + 3);
+	else if (!strcmp(argv[1], "dict") && argc >= 4) dict(argv[2], argv[3], argc - 4, argv + 4);
 	else return fputs(usage, stderr), 2;
 	return 0;
 }
