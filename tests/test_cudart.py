@@ -642,6 +642,21 @@ def test_cooperative_grid_sync_in_both_cores(built, mode):
 
 
 @needs_nvcc
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+def test_debug_build_tile_sync_waits_in_the_called_syncwarp(built, mode):
+    """reduce_t.cu's bigtile built with -G: tiled_partition<128>'s sync() has
+    each warp's elected lane spin on a shared barrier word while the other
+    31 lanes, let go on past it (simt_release), call __syncwarp -- a call
+    under -G -- whose bar.warp.sync ran without the spinning lane, and they
+    reduced before the other warps had arrived: 128-thread tile sums of
+    24576 instead of 456128 in functional mode, with no error.  They now
+    wait in the called function until the elected lane makes the same call
+    and joins them (simt_callwait, simt_join)."""
+    p = passed(run(built["reduce_t_G"], RFSIM_SET=f"sim.mode={mode}"))
+    assert re.search(r"^rfsim: bigtile<<<\(2,1,1\),\(256,1,1\)>>>", p.stderr, re.M), p.stderr
+
+
+@needs_nvcc
 def test_environment_config_and_stats(built, tmp_path):
     stats = tmp_path / "run.json"
     p = passed(run(built["vecadd"], RFSIM_CONFIG="hopper-h100",

@@ -9,7 +9,8 @@ lanes that wait at the loop's exit never run, and each of these kernels hung
 iteration leaves its registers as they were with nothing written, or runs 256
 times writing nothing -- lets the lanes waiting at its reconvergence point go
 on, and a warp-synchronous instruction (here __syncwarp) or barrier those
-lanes then reach waits for the spinning lanes.  libcu++'s binary_semaphore,
+lanes then reach waits for the spinning lanes, in a called function too
+(tests/ptx/itscall.cu; a -G build's __syncwarp is a call).  libcu++'s binary_semaphore,
 taken by every thread of a block, works the same way.  Every kernel's result is checked exactly,
 in timing and functional mode and under every register-file model.
 """
@@ -117,19 +118,90 @@ def test_libcupp_semaphore_taken_by_every_thread(tmp_path, config, sets):
 def test_debug_build_spins_in_the_kernel(tmp_path, mode):
     """A -G build calls atomicCAS and atomic_ref::load as functions and keeps
     its locals in local memory through generic addresses: its loops are
-    polling loops all the same, and local stores are no progress.  (Not
+    polling loops all the same, and local stores are no progress.  Its
+    __syncwarp is a call, which waits for the spinning lane (handoff).  (Not
     covered: a lock taken inside a called function, as libcu++'s semaphore
-    is in a -G build, waits for ever, since a call's lanes return together;
-    and -G's __syncwarp is a call, which does not wait for spinning lanes.)"""
+    is in a -G build, waits for ever, since a call's lanes return together.)"""
     p, d = run(tmp_path, PTX_G, RING, 2, 128, f"buf:s32:{32 * 1024 + 8}:zero",
                "buf:s32:256:zero", sets=mode)
     assert p.returncode == 0, p.stderr[-3000:]
     assert s32s(d, 1) == list(range(32)) * 8
+    p, d = run(tmp_path, PTX_G, HANDOFF, 2, 128, "buf:s32:8:zero", "buf:s32:8:zero",
+               "buf:s32:256:zero", sets=mode)
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = s32s(d, 2)
+    for w in range(8):
+        assert out[w * 32 + 2:w * 32 + 32] == [(w + 100) * 2 + ln for ln in range(2, 32)], w
     n, nb = 600, 3
     p, d = run(tmp_path, PTX_G, HIST_SLEEP, 5, 128, f"buf:s32:{n}:iota", f"s32:{n}",
                f"buf:s32:{nb}:zero", f"buf:s32:{nb}:zero", f"s32:{nb}", sets=mode)
     assert p.returncode == 0, p.stderr[-3000:]
     assert s32s(d, 3) == [len(range(b, n, nb)) for b in range(nb)]
+
+
+CALL_PTX = {"O2": ROOT / "tests" / "ptx" / "itscall.sm80.ptx",
+            "G": ROOT / "tests" / "ptx" / "itscall.G.ptx"}
+CALL_SPINS = 2000
+
+
+def s32(x):
+    return (x + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
+def call_want(kernel, nblocks):
+    """itscall.cu's results on blocks of 64 threads: warp 1's work (lane 1's in
+    callturn), seen by lane 0 of warp 0 and handed on inside the called function"""
+    x = 12345
+    for _ in range(CALL_SPINS):
+        x = (x * 1664525 + 1013904223) & 0xffffffff
+    x >>= 1
+    per = {"callsync": [x] * 32 + [-1] * 32,
+           "callbar": [x + 1] * 64,
+           "calldiv": [s32(x * 2)] * 16 + [21] * 16 + [-2] * 16 + [21] * 16,
+           "callpart": [x + 1] * 16 + [-1] * 16 + [0] * 16 + [-1] * 16}
+    if kernel == "callturn":       # lane 0 of warp w gets x + w from lane 1
+        return [-1 if ln == 1 else x + w + 1 for w in range(2 * nblocks) for ln in range(32)]
+    return per[kernel] * nblocks
+
+
+def call_run(tmp, build, kernel, sets, differential=True):
+    mangled = {"callsync": "_Z8callsyncPiS_S_i", "callbar": "_Z7callbarPiS_S_i",
+               "calldiv": "_Z7calldivPiS_S_i", "callpart": "_Z8callpartPiS_S_i",
+               "callturn": "_Z8callturnPiS_S_i"}[kernel]
+    return run(tmp, CALL_PTX[build], mangled, 3, 64, "buf:s32:6:zero", "buf:s32:6:zero",
+               "buf:s32:192:zero", f"s32:{CALL_SPINS}", sets=sets, differential=differential)
+
+
+@pytest.mark.parametrize("build", ["O2", "G"])
+@pytest.mark.parametrize("kernel", ["callsync", "callbar", "calldiv", "callpart", "callturn"])
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+def test_lanes_meet_the_spinning_lane_in_a_called_function(tmp_path, build, kernel, mode):
+    """tests/ptx/itscall.cu: lane 0 spins until another warp sets a flag, and
+    its warp's other lanes, let go on (simt_release), reach a __syncwarp and
+    shuffle, a __syncthreads, or a divergent pair of shuffles inside a called
+    function (a __noinline__ one; under -G every one of them is a call, down
+    to __syncwarp itself), or only half of them call a function that
+    shuffles.  They ran it without lane 0 -- reduce_t.cu's -G bigtile summed
+    24576 for 456128 in functional mode -- and read what lane 0 had not yet
+    written; now they wait there (simt_callwait) until lane 0 makes the same
+    calls and joins them (simt_join).  In callturn lane 0 waits for lane 1,
+    which still has its own branch to run: lane 0, run for the waiting lanes
+    and spinning, goes back and lets lane 1 run (foreign_back); otherwise it
+    would spin for ever under -G."""
+    sets = ["sim.mode=functional"] if mode == "functional" else []
+    p, d = call_run(tmp_path, build, kernel, sets, differential=mode == "timing")
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert s32s(d, 2) == call_want(kernel, 3)
+
+
+def test_lanes_meeting_in_a_called_function_are_deterministic(tmp_path):
+    outs = []
+    for _ in range(2):
+        p, d = call_run(tmp_path, "G", "calldiv", [], differential=False)
+        assert p.returncode == 0, p.stderr
+        outs.append([ln for ln in p.stdout.splitlines()
+                     if not ln.startswith(("sim seconds", "rate"))])
+    assert outs[0] == outs[1] and any(ln.startswith("cycles") for ln in outs[0]), outs[0]
 
 
 SHCAS = ROOT / "tests" / "ptx" / "shcas.sm80.ptx"

@@ -658,7 +658,9 @@ static inline int rf_pseudo(const DIns *d)
  * redux.sync) whose member masks name live lanes outside the path, or a CTA barrier the
  * warp's other live lanes have not reached: if those lanes spun in a loop and the path
  * went on without them (simt_release), the path waits here for them (simt_syncwait) and
- * the instruction runs when they come */
+ * the instruction runs when they come.  In a called function it waits while they run in
+ * their own frame (simt_callwait), and they join it when they reach it by the same calls
+ * (simt_join). */
 static int sync_waits(Warp *w, const Image *img, const DIns *d, uint32_t act, uint32_t gm)
 {
 	int ms;                                    /* the member mask's source */
@@ -678,7 +680,9 @@ static int sync_waits(Warp *w, const Image *img, const DIns *d, uint32_t act, ui
 		LANES(gm, l) want |= m[l];
 	}
 	want &= ~act & ~w->exited & w->valid;
-	return want && simt_syncwait(w, want);
+	if (!want) return 0;
+	if (simt_syncwait(w, want)) return 1;
+	return w->depth && (simt_join(w, want) || simt_callwait(w, want));
 }
 
 static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
@@ -883,7 +887,8 @@ void warp_reset(Warp *w, const Cta *c, int32_t widx)
 	w->trace = NULL;
 	w->valid = n == 32 ? ~0u : (1u << n) - 1;
 	w->exited = ~w->valid;
-	simt_push(w, (SimtEntry){L->img->funcs[0].entry, -1, w->valid, -1, 0, 0, 0, 0, 0, 0});
+	simt_push(w, (SimtEntry){.pc = L->img->funcs[0].entry, .rpc = -1, .mask = w->valid,
+	                         .call = -1});
 	w->rbase = w->pbase = 0;
 	w->lbase = 0;
 	w->depth = 0;

@@ -158,6 +158,8 @@ void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken);
 void simt_yield(Warp *w);
 void simt_spin(Cta *c, Warp *w, const DIns *d, uint32_t act);
 int simt_syncwait(Warp *w, uint32_t missing);
+int simt_join(Warp *w, uint32_t missing);
+int simt_callwait(Warp *w, uint32_t missing);
 int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act);
 
 #endif

@@ -8,6 +8,7 @@
  * bases.  A path that would start at its own reconvergence point gets no
  * entry: its lanes simply wait in the reconvergence entry.
  */
+#include <assert.h>
 #include <stdio.h>
 
 #include "base/base.h"
@@ -114,7 +115,8 @@ static int simt_release(Warp *w)
 	w->nstk = n;
 	R = &w->stk[r];
 	R->pc = out;
-	simt_push(w, (SimtEntry){x, out, lanes, -1, 0, 0, 0, 0, R->func, 1});
+	simt_push(w, (SimtEntry){.pc = x, .rpc = out, .mask = lanes, .call = -1,
+	                         .func = R->func, .its = 1});
 	return 1;
 }
 
@@ -203,20 +205,15 @@ void simt_spin(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	simt_yield(w);
 }
 
-/* the top path waits for other lanes (an mbarrier wait that failed, a nanosleep): the
- * lowest leaf path
- * below it -- other lanes, none of them in a path above it, so nothing nested waits to
- * reconverge into it -- moves to the top and runs first.  Every entry keeps its
- * reconvergence entry below it, so the paths reconverge as before; taking the lowest leaf
- * each time visits all of them in turn.  A leaf in a caller's frame (the waiting lanes
- * are in a called function: a -G build's barrier.wait()) runs in that frame: it becomes
- * a foreign entry (call = SIMT_FOREIGN) holding the frame to return to when it pops,
- * and waits no further itself. */
-void simt_yield(Warp *w)
+/* the lowest leaf path below the top -- other lanes, none of them in a path above it, so
+ * nothing nested waits to reconverge into it -- that is no placeholder, above any foreign
+ * entry; -1 if none.  *ncalls: the call entries above it, *outer: the lowest of them (the
+ * call out of the leaf's frame) */
+static int32_t yield_pick(const Warp *w, int32_t *ncalls, int32_t *outer)
 {
-	int32_t top = w->nstk - 1, pick = -1, calls = 0, pick_calls = 0, last = -1, pick_c = -1;
-	if (top < 1 || w->stk[top].call == SIMT_FOREIGN) return;
+	int32_t top = w->nstk - 1, pick = -1, calls = 0, last = -1;
 	uint32_t mine = w->stk[top].mask;
+	*ncalls = 0, *outer = -1;
 	if (w->stk[top].call >= 0) calls = 1, last = top;
 	for (int32_t j = top - 1; j >= 0 && w->stk[j].call != SIMT_FOREIGN; j--) {
 		uint32_t m = w->stk[j].mask, above = 0;
@@ -226,23 +223,212 @@ void simt_yield(Warp *w)
 		}
 		if (!m || (m & mine) || w->stk[j].pc == w->stk[j].rpc) continue;
 		for (int32_t k = j + 1; k <= top; k++) above |= w->stk[k].mask;
-		if (!(m & above)) pick = j, pick_calls = calls, pick_c = last;
+		if (!(m & above)) pick = j, *ncalls = calls, *outer = last;
 	}
-	if (pick < 0) {
-		simt_release(w);
-		return;
-	}
+	return pick;
+}
+
+/* leaf path `pick` (yield_pick) moves to the top and runs next; one in a caller's frame
+ * runs in that frame, as a foreign entry holding the frame to go back to (SimtEntry.rotate:
+ * whether it goes back when it waits) */
+static void run_leaf(Warp *w, int32_t pick, int32_t ncalls, int32_t outer, int rotate)
+{
+	int32_t top = w->nstk - 1;
 	SimtEntry e = w->stk[pick];
-	if (pick_calls) {
-		const SimtEntry *c = &w->stk[pick_c];  /* the call out of the leaf's frame */
+	if (ncalls) {
+		const SimtEntry *c = &w->stk[outer];  /* the call out of the leaf's frame */
 		e.call = SIMT_FOREIGN;
+		e.rotate = rotate;
 		e.rbase = w->rbase, e.pbase = w->pbase, e.lbase = w->lbase;
-		e.cmask = (uint32_t)pick_calls;
+		e.cmask = (uint32_t)ncalls;
 		w->rbase = c->rbase, w->pbase = c->pbase, w->lbase = c->lbase;
-		w->depth -= pick_calls;
+		w->depth -= ncalls;
 	}
 	memmove(&w->stk[pick], &w->stk[pick + 1], (size_t)(top - pick) * sizeof e);
 	w->stk[top] = e;
+}
+
+/* foreign entry F, on top, run for a path waiting at a warp-synchronous instruction
+ * (SimtEntry.rotate), waits in turn (it spins, sleeps, or an mbarrier wait failed): it goes
+ * back to its frame as a pending path, right below the path that made the calls out of
+ * that frame, so the waiting path tries its instruction again and, still missing lanes,
+ * runs the frame's other leaves, lower than F now, before F: a lane that waits for another
+ * pending lane does not spin for ever.  F's reconvergence entry lay below where F was,
+ * which was below that path.  A foreign entry run for an mbarrier wait keeps running: the
+ * path it was run for polls in a loop of its own, with back-off, and would only slow it. */
+static void foreign_back(Warp *w)
+{
+	int32_t top = w->nstk - 1, k = (int32_t)w->stk[top].cmask, n = 0, c = top;
+	if (!w->stk[top].rotate) return;
+	while (n < k && --c >= 1) {
+		if (w->stk[c].call == SIMT_FOREIGN) return;
+		n += w->stk[c].call >= 0;
+	}
+	if (n < k || c < 1 || w->stk[c - 1].call != -1) return;
+	SimtEntry e = w->stk[top];
+	w->rbase = e.rbase, w->pbase = e.pbase, w->lbase = e.lbase;
+	w->depth += k;
+	e.call = -1, e.cmask = 0, e.rbase = e.pbase = 0, e.lbase = 0, e.rotate = 0;
+	memmove(&w->stk[c], &w->stk[c - 1], (size_t)(top - c + 1) * sizeof e);
+	w->stk[c - 1] = e;
+}
+
+/* the top path waits for other lanes (an mbarrier wait that failed, a nanosleep): the
+ * lowest leaf path below it (yield_pick) moves to the top and runs first.  Every entry
+ * keeps its reconvergence entry below it, so the paths reconverge as before; taking the
+ * lowest leaf each time visits all of them in turn.  A leaf in a caller's frame (the
+ * waiting lanes are in a called function: a -G build's barrier.wait()) runs in that
+ * frame: it becomes a foreign entry (call = SIMT_FOREIGN) holding the frame to return to
+ * when it pops, and waits no further itself (but see foreign_back). */
+void simt_yield(Warp *w)
+{
+	int32_t top = w->nstk - 1, ncalls, outer;
+	if (top < 1) return;
+	if (w->stk[top].call == SIMT_FOREIGN) {
+		foreign_back(w);
+		return;
+	}
+	int32_t pick = yield_pick(w, &ncalls, &outer);
+	if (pick < 0)
+		simt_release(w);
+	else
+		run_leaf(w, pick, ncalls, outer, 0);
+}
+
+/* ---- warp-synchronous instructions in called functions ---------------------------- *
+ *
+ * Lanes let go past a spinning path (simt_release) that call a function and reach a
+ * warp-synchronous instruction or a CTA barrier in it -- a -G build's __syncwarp, which
+ * is a call; a __noinline__ function that shuffles -- wait there for the spinning lanes,
+ * as they would in the caller's frame (simt_syncwait).  The waiting path P cannot become
+ * the reconvergence entry of paths in another frame, so it waits as a failed mbarrier
+ * wait does: a leaf path below it runs, in its own frame (simt_callwait, run_leaf).  When
+ * the lanes of such a foreign entry F make the same calls from the same call sites and
+ * reach P's instruction in the same frame, they join P's lanes (simt_join): F's lanes are
+ * added to each of P's frames -- the call entries and the paths the lanes return through
+ * -- and F and its calls are dropped, so the lanes run the instruction together, return
+ * together and, where F and P's caller path meet at the same point, go on together.  If
+ * F waits in turn (it spins again), it goes back to its frame and P tries again, so the
+ * frame's other pending paths get their turn (foreign_back).  Lanes that get there by
+ * other calls, or diverge in the function first, run it without the others, as before. */
+
+/* the top path, in a called function, reached a warp-synchronous instruction whose member
+ * mask names `missing` lanes of its warp that are on paths pending below it, some of them
+ * below a call entry (in a caller's frame), where one of the entries down to them spun
+ * and was let go on or let lanes go (SimtEntry.its): it waits there, without running the
+ * instruction, and a leaf path below it runs first (yield_pick).  1 if it now waits; 0
+ * where the lanes are elsewhere or nothing spun (it runs the instruction without them, as
+ * a pre-Volta warp does). */
+int simt_callwait(Warp *w, uint32_t missing)
+{
+	int32_t top = w->nstk - 1, calls = 0, its = 0, ncalls, outer;
+	uint32_t have = 0, far = 0, mine = w->stk[top].mask;
+	if (w->stk[top].call == SIMT_FOREIGN) return 0;
+	for (int32_t j = top; j >= 0 && have != missing; j--) {
+		const SimtEntry *e = &w->stk[j];
+		if (e->call == SIMT_FOREIGN) return 0;
+		its |= e->its;
+		if (e->call >= 0) {
+			calls++;
+		} else if (!(e->mask & mine) && e->pc != e->rpc) {
+			have |= e->mask & missing;
+			if (calls) far |= e->mask & missing;
+		}
+	}
+	if (have != missing || !far || !its) return 0;
+	int32_t pick = yield_pick(w, &ncalls, &outer);
+	if (pick < 0) return 0;
+	run_leaf(w, pick, ncalls, outer, 1);
+	return 1;
+}
+
+/* the entries of frame level i of the path at stack index x, as simt_join matches them:
+ * the index of the frame's call entry (the nearest at or below x), -1 if a foreign entry
+ * or the stack's bottom comes first, or if the frame's entries hold any of `lanes` or a
+ * mask that neither holds nor misses all of x's lanes (lanes that would not flow back
+ * into its reconvergence entries).  With apply, `lanes` join x and every entry that x's
+ * lanes flow back into, the call entry included. */
+static int32_t join_frame(Warp *w, int32_t x, uint32_t lanes, int apply)
+{
+	uint32_t xm = w->stk[x].mask & ~w->exited;
+	for (int32_t j = x; j >= 0; j--) {
+		SimtEntry *e = &w->stk[j];
+		uint32_t m = e->mask & ~w->exited;
+		if (e->call == SIMT_FOREIGN || (m & lanes) || ((m & xm) && (m & xm) != xm))
+			return -1;
+		if (apply && (m & xm)) e->mask |= lanes;
+		if (e->call >= 0) {
+			if (apply) e->cmask |= lanes;
+			return j;
+		}
+	}
+	return -1;
+}
+
+/* match (apply = 0) or join (apply = 1) foreign entry f's call chain, the entries above
+ * it, with the frames of the path below it, frame by frame (simt_join); the index of that
+ * path's caller-frame path, -1 if they differ */
+static int32_t join_chain(Warp *w, int32_t f, uint32_t lanes, int apply)
+{
+	int32_t x = f - 1, k = (int32_t)w->stk[f].cmask;
+	for (int32_t i = k; i >= 1; i--) {
+		const SimtEntry *t = &w->stk[f + i];
+		if (x < 0 || w->stk[x].pc != t->pc || w->stk[x].func != t->func) return -1;
+		int32_t c = join_frame(w, x, lanes, apply);
+		if (c < 1) return -1;
+		const SimtEntry *s = &w->stk[c];
+		if (s->call != t->call || s->rbase != t->rbase || s->pbase != t->pbase ||
+		    s->lbase != t->lbase)
+			return -1;
+		x = c - 1;              /* the path that made the call, in the frame below */
+	}
+	return x;
+}
+
+/* the top path, at a warp-synchronous instruction whose member mask names `missing` lanes,
+ * is the last of a chain of calls that foreign entry F made, with no path of its lanes
+ * pending: if the path that yielded to F, right below it, waits at the same instruction
+ * with missing lanes, with the same call sites and frames, F's lanes join its frames and F
+ * and its calls go.  In F's own frame, they join the path that made the calls if both go
+ * on to the same reconvergence point and the entry they flow into there holds F's lanes;
+ * otherwise F returns as a path of its own, from the call, to its own reconvergence
+ * point.  1 if they joined (the instruction runs when the joined path next issues). */
+int simt_join(Warp *w, uint32_t missing)
+{
+	int32_t top = w->nstk - 1, f = top;
+	while (f > 0 && w->stk[f].call != SIMT_FOREIGN) f--;
+	if (f < 1 || w->stk[f].call != SIMT_FOREIGN || !(w->stk[f - 1].mask & missing) ||
+	    top - f != (int32_t)w->stk[f].cmask)
+		return 0;
+	SimtEntry F = w->stk[f];
+	uint32_t lanes = F.mask & ~w->exited;
+	for (int32_t j = f + 1; j <= top; j++)
+		if (w->stk[j].call < 0 || (w->stk[j].mask & ~w->exited) != lanes) return 0;
+	int32_t x = join_chain(w, f, lanes, 0);
+	if (x < 0 || w->stk[x].call != -1 || w->stk[x].pc != F.pc || w->stk[x].func != F.func ||
+	    (w->stk[x].mask & lanes))
+		return 0;
+	join_chain(w, f, lanes, 1);
+	assert(w->rbase == F.rbase && w->pbase == F.pbase && w->lbase == F.lbase);
+	w->nstk = f;
+	SimtEntry *X = &w->stk[x];
+	int32_t a = x - 1;            /* the entry X's lanes flow into when it pops */
+	while (a >= 0 && !(w->stk[a].mask & X->mask & ~w->exited)) a--;
+	if (F.rpc == X->rpc && a >= 0 && w->stk[a].call != SIMT_FOREIGN &&
+	    (w->stk[a].mask & lanes) == lanes) {
+		int32_t b = x - 1;    /* no entry in between holds F's lanes */
+		while (b > a && !(w->stk[b].mask & lanes)) b--;
+		if (b == a) {
+			X->mask |= lanes;
+			return 1;
+		}
+	}
+	/* F's reconvergence entry lies below where F was, which is below X */
+	F.call = -1, F.cmask = 0, F.rbase = F.pbase = 0, F.lbase = 0, F.rotate = 0;
+	simt_push(w, F);
+	memmove(&w->stk[x + 1], &w->stk[x], (size_t)(w->nstk - 1 - x) * sizeof F);
+	w->stk[x] = F;
+	return 1;
 }
 
 void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken)
@@ -258,9 +444,11 @@ void simt_branch(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t taken)
 		int32_t fall = t->pc + 1, func = t->func;
 		t->pc = d->reconv;
 		if (fall != d->reconv)
-			simt_push(w, (SimtEntry){fall, d->reconv, act & ~taken, -1, 0, 0, 0, 0, func, 0});
+			simt_push(w, (SimtEntry){.pc = fall, .rpc = d->reconv,
+			                         .mask = act & ~taken, .call = -1, .func = func});
 		if (d->target != d->reconv)
-			simt_push(w, (SimtEntry){d->target, d->reconv, taken, -1, 0, 0, 0, 0, func, 0});
+			simt_push(w, (SimtEntry){.pc = d->target, .rpc = d->reconv,
+			                         .mask = taken, .call = -1, .func = func});
 	}
 	simt_settle(c, w);
 }
@@ -303,7 +491,8 @@ static int indirect_target(Cta *c, Warp *w, const DIns *d, uint32_t *act, int *s
 		SimtEntry *t = &w->stk[w->nstk - 1];
 		int32_t pc = t->pc, func = t->func;
 		t->pc = pc + 1;              /* every lane reconverges after the call */
-		simt_push(w, (SimtEntry){pc, pc + 1, *act & ~same, -1, 0, 0, 0, 0, func, 0});
+		simt_push(w, (SimtEntry){.pc = pc, .rpc = pc + 1, .mask = *act & ~same,
+		                         .call = -1, .func = func});
 		*act = same;
 	}
 	return f;
@@ -338,7 +527,8 @@ int simt_call(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		}
 	SimtEntry *t = &w->stk[w->nstk - 1];
 	if (!split) t->pc++;        /* a split left its rest entry at the call */
-	SimtEntry e = {callee->entry, -1, act, d->aux, act, w->rbase, w->pbase, w->lbase, f, 0};
+	SimtEntry e = {.pc = callee->entry, .rpc = -1, .mask = act, .call = d->aux, .cmask = act,
+	               .rbase = w->rbase, .pbase = w->pbase, .lbase = w->lbase, .func = f};
 	simt_push(w, e);
 	w->rbase = rb;
 	w->pbase = pb;

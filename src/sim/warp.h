@@ -24,6 +24,11 @@
  * path of the warp, and if there is none, lets the lanes waiting at the
  * path's reconvergence point go on past it (simt_release): they, the
  * spinning path and its siblings then reconverge one level further out.
+ * A warp-synchronous instruction or barrier those lanes reach waits for
+ * the spinning lanes (simt_syncwait), in a called function too: there the
+ * warp runs the lanes' paths in their own frame (SIMT_FOREIGN entries) and
+ * lanes that make the same calls to the same instruction join the waiting
+ * path (simt_callwait, simt_join).
  * Until a path spins, reconvergence is the stack's, as on the hardware,
  * whose compiler-placed convergence barriers give way only to a yield.
  *
@@ -56,6 +61,9 @@ typedef struct SimtEntry {
 	int32_t its;             /* 1: simt_release made it (lanes let past a spinning path) or
 	                            moved its reconvergence point: it and its siblings wait for
 	                            each other at warp-synchronous instructions and barriers */
+	int32_t rotate;          /* SIMT_FOREIGN: 1 if run for a path waiting at a warp-synchronous
+	                            instruction (simt_callwait): when it waits in turn, it goes
+	                            back to its frame and the other paths get their turn */
 } SimtEntry;
 
 enum { SIMT_FOREIGN = -2 };
