@@ -52,6 +52,12 @@ NOT_STANDALONE = {
     (r"hand_features\.ptx", "k_all"): "a struct parameter (.b8 array)",
     (r"err_mma\.ptx", "tensor"): "an unsupported mma shape, refused at load by design",
     (r"err_tex\.ptx", "texfetch"): "a .texref, refused at load by design",
+    (r"rm_cub_reduce\.ptx",
+     "_ZN3cub17CUB_300001_SM_8006detail6reduce28DeviceReduceSingleTileKernelINS2_10policy_hub"
+     "IljN4cuda3std3__44plusIlEEE10Policy1000EN6thrust23THRUST_300001_SM_800_NS18transform_"
+     "iteratorI5IsOddNSD_6detail15normal_iteratorINSD_10device_ptrIiEEEEllEEPljS9_llNS7_10__"
+     "identityEEEvT0_T1_T2_T3_T4_T6_"): "its input iterator passed by value (a .b8 array); "
+                                        "tests/cudart/rm_cub_hand.c launches it",
 }
 # kernels that store what they read from %clock, %clock64 or %globaltimer are found in
 # their code: time is the one thing modes may not agree on

@@ -13,16 +13,30 @@ compile time naming the deadlock rule it breaks (the issue's quality bar).
 The pass re-checks every kernel it transforms with an independent checker
 (rm_check.c: no extended register live or named outside an acquired
 region, acquires and releases never nested or doubled on a path, releases
-converged, no barrier acquired) and stops with an internal error if it
-fails, so a PASS here also means the checker agreed.  `rfsim analyze
---json` must carry the documented "regmutex" object.
+converged, no barrier acquired) and keeps only code that passes it (a
+placement that fails is undone and redone with every divergent region
+acquired whole, or the size is refused), so a PASS here also means the
+checker agreed.  `rfsim analyze --json` must carry the documented
+"regmutex" object.
+
+CUB's DeviceReduceSingleTileKernel (tests/ptx/rm_cub_reduce.ptx, cut out of
+tests/cudart/thrustops.cu's PTX) stopped the pass with an internal error on
+fermi-gtx480 ("fails its check": the placement released inside a divergent
+region taken acquired, rm_plan.c).  It must now be given an extended set and
+count right under rf.model=regmutex in timing and functional mode
+(tests/cudart/rm_cub_hand.c launches it: its by-value iterator parameter is
+more than `rfsim run -a` can pass).  The pass on every kernel of the corpus,
+every config and many forced sizes is tests/unit/test_regmutex_corpus.c.
 """
 
 import json
+import os
+import re
+import subprocess
 
 import pytest
 
-from rfsim_test import rfsim, workloads
+from rfsim_test import ROOT, RFSIM, rfsim, workloads
 
 CFG = ["-c", "fermi-gtx480"]
 FUNC = ["--functional"]     # output correctness is the functional core's business
@@ -101,3 +115,75 @@ def test_register_limited_kernels_gain_occupancy():
                 assert 2 * rm["pool_sections"] > rm["warps_per_sm"], (w, k["name"], rm)
                 gained.add(k["name"])
     assert {"tpacf_hist", "pf_likelihood"} <= gained, gained
+
+
+# ---- CUB's reduce kernel (the internal error) ----------------------------------
+
+CUB = ROOT / "tests" / "ptx" / "rm_cub_reduce.ptx"
+CONFIGS = ["fermi-gtx480", "maxwell-ltrf", "hopper-h100", "gebhart-isca11"]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("es", [0, 2, 4, 6, 8, 12, 16])
+def test_cub_reduce_compiles(config, es):
+    """rfsim analyze under rf.model=regmutex exited 134 on fermi-gtx480 at
+    the heuristic's |Es| (2) and at several forced ones; every config and
+    size now gets the placement as planned (no fallback), or a refusal
+    naming a rule."""
+    p = rfsim("analyze", CUB, "-c", config, "-s", "rf.model=regmutex", "-s",
+              f"regmutex.es={es}", "-s", "compiler.dump=m", "--json", "-")
+    assert "internal error" not in p.stderr and "regmutex check" not in p.stderr, p.stderr
+    assert p.returncode == 0, p.stderr
+    assert "fallback" not in p.stderr and "own check" not in p.stderr, p.stderr
+    rm = json.loads(p.stdout)["kernels"][0]["regmutex"]
+    assert rm["applied"] or "deadlock rule" in rm["why_off"] or es == 0, rm
+    if config == "fermi-gtx480" and es in (0, 2):
+        assert rm["applied"] and (rm["bs"], rm["es"]) == (20, 2), rm
+        assert rm["acquires"] >= 1 and rm["releases"] >= 1, rm
+        assert rm["warps_per_sm"] > rm["warps_per_sm_base"], rm
+
+
+def lib_env(**extra):
+    """The environment of a program on rfsim's libcudart (as test_cudart.py's)."""
+    lib = RFSIM.parent / "libcudart.so.13"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RFSIM_")}
+    env["LD_LIBRARY_PATH"] = str(RFSIM.parent)
+    ldd = subprocess.run(["ldd", str(lib)], capture_output=True, text=True).stdout
+    asan = re.search(r"=> (\S*libasan\.so\S*) \(", ldd)
+    if asan:  # a sanitizer build must be loaded first
+        env["LD_PRELOAD"] = asan.group(1)
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+@pytest.fixture(scope="module")
+def cub_hand(tmp_path_factory):
+    """tests/cudart/rm_cub_hand.c built against the build's libcudart."""
+    exe = tmp_path_factory.mktemp("rm_cub") / "rm_cub_hand"
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-I", str(ROOT / "src" / "cudart"),
+                    str(ROOT / "tests" / "cudart" / "rm_cub_hand.c"), "-L", str(RFSIM.parent),
+                    "-l:libcudart.so.13", "-lzstd", "-llz4", "-o", str(exe)], check=True)
+    return exe
+
+
+@pytest.mark.parametrize("mode", ["timing", "functional"])
+def test_cub_reduce_counts_right_under_regmutex(cub_hand, mode, tmp_path):
+    """count_if's reduction under rf.model=regmutex on fermi-gtx480 (the
+    default config): n = 0, a short tile, one tile, several and a
+    remainder, each checked by the program against the host's count; in
+    timing mode the launches that loop over full tiles acquire and release
+    the extended set."""
+    stats = tmp_path / "stats.json"
+    p = subprocess.run([str(cub_hand), str(CUB)], capture_output=True, text=True, timeout=600,
+                       env=lib_env(RFSIM_CONFIG="fermi-gtx480", RFSIM_QUIET=1,
+                                   RFSIM_SET=f"rf.model=regmutex;sim.mode={mode}",
+                                   RFSIM_STATS=stats))
+    assert p.returncode == 0 and "PASS" in p.stdout, f"{p.stdout}\n{p.stderr}"
+    assert "n = 5000: 2508" in p.stdout, p.stdout
+    if mode == "timing":
+        ks = json.loads(stats.read_text())["kernels"]
+        assert len(ks) == 4
+        assert all(k["rm_es_avg"] == 2 for k in ks), ks
+        assert ks[2]["rm_acquires"] > 0 and ks[3]["rm_acquires"] > 0, ks
+        assert all(k["rm_acquires"] == k["rm_releases"] for k in ks), ks

@@ -63,7 +63,9 @@
  *                 stay usable; `analyze` shows it in the kernel's line).
  *   3, 4          rm_plan.c: acquire/release placement and the moves of index
  *                 compaction; rm_home.c: the homes in the base set
- *   check         rm_check.c re-verifies every transformed kernel
+ *   check         rm_check.c re-verifies every transformed kernel; code that
+ *                 fails is undone and placed again by rm_plan.c's fallback,
+ *                 or the size refused: the pass never stops on a kernel
  *
  * Occupancy with RegMutex is computed from |Bs| alone; the pool is what
  * the resident warps' base sets leave of the register file, in sections of
@@ -239,7 +241,7 @@ static int has_call(const Func *f)
 
 int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *dump)
 {
-	static _Thread_local char last[200];   /* the last candidate the placement refused */
+	static _Thread_local char last[RM_WHY];   /* the last candidate the placement refused */
 	Func *f = &m->funcs[fi];
 	memset(st, 0, sizeof *st);
 	int32_t regs = f->regs_per_thread;
@@ -298,11 +300,12 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 			return RF_EINPUT;
 		}
 		RmPick keep = st->pick;
-		rc = regmutex_apply(m, fi, st->pick.bs, st);
+		rc = regmutex_apply(m, fi, st->pick.bs, 0, st);
 		st->pick = keep;
 		if (rc != RF_OK && force && !launched) {
 			/* a forced size the placement cannot use (a barrier would end
-			   up acquired): refused when this kernel is launched, as above */
+			   up acquired, or no placement passes the check): refused when
+			   this kernel is launched, as above */
 			snprintf(last, sizeof last, "%s", err_msg());
 			memset(st, 0, sizeof *st);
 			snprintf(st->why_buf, sizeof st->why_buf, "%s", last);
@@ -323,17 +326,16 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 		snprintf(st->why_buf, sizeof st->why_buf, "%s", last);
 		st->pick.why = st->why_buf;
 	}
-	if (rc == RF_OK && st->pick.es && regmutex_check(f, st->pick.bs, stderr))
-		die("regmutex: '%s' fails its check", ir_str(m, m->syms[f->sym].name));
 	if (rc == RF_OK && st->pick.es)        /* what the hardware model is given at launch */
 		f->rm_bs = st->pick.bs, f->rm_es = st->pick.es;
 	if (dump)
 		fprintf(dump, "regmutex %s: regs %d, |Bs| %d, |Es| %d%s%s; warps %d -> %d, sections %d;"
 		        " instructions %d, hot %d, acquired %d; acquires %d, releases %d, "
-		        "moves %d, renamed %d\n", ir_str(m, m->syms[f->sym].name), regs,
+		        "moves %d, renamed %d%s\n", ir_str(m, m->syms[f->sym].name), regs,
 		        st->pick.bs, st->pick.es, st->pick.why ? ": " : "",
 		        st->pick.why ? st->pick.why : "", st->pick.warps_base, st->pick.warps_rm,
 		        st->pick.sections, st->ins, st->hot_ins, st->acq_ins,
-		        st->acquires, st->releases, st->moves, st->renamed);
+		        st->acquires, st->releases, st->moves, st->renamed,
+		        st->whole ? "; regions acquired whole (fallback)" : "");
 	return rc;
 }

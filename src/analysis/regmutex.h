@@ -23,6 +23,8 @@ typedef struct RmPick {      /* the |Es| choice for one kernel (section III-A2) 
 	const char *why;         /* es = 0: why; NULL otherwise */
 } RmPick;
 
+enum { RM_WHY = 1024 };      /* a reason's bytes: it names the kernel, C++'s at length */
+
 typedef struct RmStats {     /* what the pass did to one kernel */
 	RmPick pick;
 	int32_t acquires, releases;  /* static rfsim.acquire / rfsim.release inserted */
@@ -33,7 +35,10 @@ typedef struct RmStats {     /* what the pass did to one kernel */
 	int32_t hot_ins;         /* instructions with more than |Bs| registers live */
 	int32_t acq_ins;         /* instructions acquired (hot, closed over divergence,
 	                            promoted where compaction found no home) */
-	char why_buf[200];       /* pick.why when it is a message made for this kernel */
+	int32_t whole;           /* 1: the placement fell back to acquiring every divergent
+	                            region with an acquired point whole (rm_plan.c), its
+	                            flexible placement having failed rm_check */
+	char why_buf[RM_WHY];    /* pick.why when it is a message made for this kernel */
 } RmStats;
 
 /* an instruction at which a warp waits for other warps of its CTA: a CTA barrier, or an
@@ -65,9 +70,11 @@ int regmutex_enabled(const Config *cfg);
    RF_EINPUT with err_set() when regmutex.es forces a size that breaks a
    deadlock rule; dump: 'm' dump or NULL */
 int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *dump);
-/* transform f with base set bs (no selection): RF_OK, or RF_EINPUT with
-   err_set() naming the rule that makes bs impossible */
-int regmutex_apply(Module *m, int32_t fi, int32_t bs, RmStats *st);
+/* transform f with base set bs (no selection): RF_OK, the result passing
+   regmutex_check, or RF_EINPUT with err_set() naming the rule that makes bs
+   impossible (or the check the placement cannot pass); f is unchanged then.
+   whole: place the fallback (regions acquired whole) only, as tests do */
+int regmutex_apply(Module *m, int32_t fi, int32_t bs, int whole, RmStats *st);
 /* rm_check.c: independent check of transformed code with base set bs --
    acquire/release never nested or doubled on any path, and no register at
    or above bs live or named outside an acquired region, nor any CTA barrier

@@ -27,6 +27,10 @@ typedef struct Plan {
 	const int32_t *need;     /* regmutex_need */
 	uint8_t *M;              /* mode of each instruction: 1 acquired */
 	uint8_t *bar;            /* block holds a CTA barrier */
+	uint8_t *uni;            /* divergent branch whose region holds a CTA barrier: taken
+	                            as uniform, never closed */
+	int whole;               /* fallback: every divergent region with an acquired point is
+	                            acquired whole, and so is its reconvergence point's head */
 	uint8_t *ext;            /* nreg: extended register (a slot at or above bs) */
 	const char *why;         /* why the plan failed */
 	/* rm_home.c */
@@ -52,5 +56,19 @@ int rm_homes(Plan *p);
 /* home slot of register r's value at point node, or -1 (keep r) */
 int32_t rm_home_at(const Plan *p, int32_t r, int32_t node);
 void rm_webs_free(Plan *p);
+
+typedef struct RmSave {      /* a function as it was before rewrite (rm_plan.c) */
+	Ins *ins;        int32_t nins;
+	Label *labels;   int32_t nlabel;
+	Ins *in;                 /* copies of what is changed in place */
+	Label *lab;
+	Pragma *bp;
+	Operand *vop;
+	int32_t *scope;          /* the register declarations', then the locals' */
+} RmSave;
+
+void rm_save(const Module *m, const Func *f, RmSave *s);
+void rm_undo(Module *m, Func *f, const RmSave *s);     /* f as saved */
+void rm_save_free(RmSave *s);
 
 #endif

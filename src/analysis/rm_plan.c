@@ -40,8 +40,14 @@
  *             acquire and release "flexible ... within conditional code"
  *             this way.  Otherwise (the branch is A, or R(b) has an A point
  *             and p starts A) all of R(b) and the branch become A, so no
- *             release runs inside the region, and p's first instruction
- *             becomes A when some predecessor of p leaves released -- unless
+ *             release runs inside the region and its lanes wait at p
+ *             acquired.  p releases at its head only if all its lanes are
+ *             there by then, so p's first instruction becomes A when some
+ *             predecessor of p leaves released, when p is the entry, or when
+ *             another divergent branch reconverging at p is taken released:
+ *             its lanes would release on their way to p, under those waiting
+ *             there (CUB's DeviceReduceSingleTileKernel: a loop's exits, A,
+ *             reconverge where the branch around the loop, R, does).  Unless
  *             p starts with an exit or a CTA barrier, which cannot run
  *             acquired: then the regions of every divergent branch
  *             reconverging at p are closed too, so all lanes arrive
@@ -67,6 +73,15 @@
  * acquire run by some lanes only is harmless: the others wait at R points,
  * whose values sit in the base set, or hold the set their own path
  * acquired, and an acquire of an acquired warp does nothing (section III).
+ *
+ * Check and fallback.  regmutex_apply runs rm_check.c on the result.  A
+ * placement that fails it (a bug here) is undone and placed again with
+ * every divergent region that holds an A point acquired whole, the branch
+ * included, and its reconvergence point's first instruction A: no region
+ * is then entered or left released around acquired code, so no release
+ * runs while lanes of a region wait.  If that fails too, |Bs| is refused
+ * as one breaking a deadlock rule is: the heuristic tries a smaller |Es|
+ * or gives the kernel none, saying why.  The pass never stops on a kernel.
  *
  * Compaction (rm_home.c gives the homes).  Inside A code every register
  * keeps its slot; in R code each value of an extended register (a piece of
@@ -133,6 +148,18 @@ static int region(const Plan *p, int32_t b, uint8_t *mark, int32_t *stk)
 	return hasbar;
 }
 
+/* some divergent branch reconverging at v, not taken as uniform, is taken
+   released: its lanes may release on their way to v (an acquired stretch
+   in its region releases on the way out) while other lanes wait at v */
+static int open_at(const Plan *p, int32_t v)
+{
+	const Cfg *c = p->c;
+	for (int32_t s = 0; s < p->nb; s++)
+		if (c->ipdom[s] == v && divergent(c, s) && !p->uni[s] && !p->M[c->blocks[s].term])
+			return 1;
+	return 0;
+}
+
 /* block b starts with its function's exit (ret or exit) or a CTA barrier:
    an instruction that cannot run acquired */
 static int stays_released(const Plan *p, int32_t b)
@@ -155,7 +182,8 @@ static int close_siblings(Plan *p, int32_t b)
 	uint8_t *mark = xmalloc((size_t)p->nb + 1);
 	int32_t *stk = xmalloc(sizeof(int32_t) * ((size_t)c->nblock * 4 + 8));
 	for (int32_t s = 0; s < p->nb; s++) {
-		if (s == b || c->ipdom[s] != pd || !divergent(c, s) || region(p, s, mark, stk)) continue;
+		if (s == b || c->ipdom[s] != pd || !divergent(c, s) || p->uni[s]) continue;
+		region(p, s, mark, stk);
 		for (int32_t x = 0; x < p->nb; x++)
 			if (mark[x]) ch |= set_a(p, c->blocks[x].first, c->blocks[x].last);
 		ch |= set_a(p, c->blocks[s].term, c->blocks[s].last);
@@ -171,19 +199,25 @@ static int close_one(Plan *p, int32_t b, const uint8_t *mark)
 	const Cfg *c = p->c;
 	const Block *bb = &c->blocks[b];
 	int32_t pd = c->ipdom[b];
-	int any = 0, ch = 0, mixed = 0;
+	int any = 0, ch = 0, late = pd == 0;     /* the entry block is entered released */
 	for (int32_t x = 0; x < p->nb && !any; x++) any = mark[x] && any_a(p, x);
 	/* released at the branch and at the reconvergence point: acquired
 	   stretches inside the region need no closure */
-	if (!p->M[bb->term] && (!any || pd == c->exit || !entry_mode(p, pd))) return 0;
+	if (!p->M[bb->term] && (!any || (!p->whole && (pd == c->exit || !entry_mode(p, pd)))))
+		return 0;
 	for (int32_t x = 0; x < p->nb; x++)
 		if (mark[x]) ch |= set_a(p, c->blocks[x].first, c->blocks[x].last);
 	ch |= set_a(p, bb->term, bb->last);
 	if (pd == c->exit) return ch;
+	/* the region's lanes wait at pd acquired: pd releases at its head
+	   (head()) only if no predecessor leaves released and no other branch
+	   reconverging at pd is taken released, whose lanes would release on
+	   their way to pd while ours wait there, values in the extended set */
 	if (stays_released(p, pd)) ch |= close_siblings(p, b);
+	else late = late || p->whole || open_at(p, pd);
 	for (int32_t k = 0; k < c->blocks[pd].npred; k++)
-		mixed |= !exit_mode(p, c->blocks[pd].pred[k]);
-	if (mixed) ch |= set_a(p, c->blocks[pd].first, c->blocks[pd].first);
+		late |= !exit_mode(p, c->blocks[pd].pred[k]);
+	if (late) ch |= set_a(p, c->blocks[pd].first, c->blocks[pd].first);
 	return ch;
 }
 
@@ -275,8 +309,10 @@ static int close_modes(Plan *p)
 		changed = hoist_loops(p) | pull_loads(p);
 		tails(p);
 		for (int32_t b = 0; b < p->nb; b++)
-			if (divergent(c, b) && c->ipdom[b] >= 0 && !region(p, b, mark, stk))
+			if (divergent(c, b) && c->ipdom[b] >= 0 && !p->uni[b]) {
+				region(p, b, mark, stk);
 				changed |= close_one(p, b, mark);
+			}
 	}
 	free(mark);
 	free(stk);
@@ -455,9 +491,10 @@ static int falls_through(const Ins *t)
 
 /* v is entered released from predecessors that are all acquired: its
    release goes at its head, run by all lanes once reconverged there --
-   unless v reconverges a divergent branch taken released, whose lanes must
-   wait there released (an acquired stretch inside its region releases on
-   the way out, so that the lanes running next find the warp released) */
+   unless v reconverges a divergent branch taken released (not a uniform
+   one), whose lanes must wait there released (an acquired stretch inside
+   its region releases on the way out, so that the lanes running next find
+   the warp released) */
 static int head(const Plan *p, int32_t v)
 {
 	const Cfg *c = p->c;
@@ -465,9 +502,7 @@ static int head(const Plan *p, int32_t v)
 	if (!bb->npred || v == 0 || entry_mode(p, v)) return 0;   /* entry: a released pred */
 	for (int32_t k = 0; k < bb->npred; k++)
 		if (!exit_mode(p, bb->pred[k])) return 0;
-	for (int32_t b = 0; b < p->nb; b++)
-		if (c->ipdom[b] == v && divergent(c, b) && !p->M[c->blocks[b].term]) return 0;
-	return 1;
+	return !open_at(p, v);
 }
 
 /* the trampolines of the taken branch edges that need code, after the body
@@ -554,12 +589,19 @@ static void rewrite(Plan *p, Module *m, Func *f, RmStats *st)
 static int plan_modes(Plan *p)
 {
 	const Func *f = p->f;
+	const Cfg *c = p->c;
 	for (int32_t i = 0; i < f->nins; i++) p->M[i] = p->need[i] > p->bs;
 	for (int32_t b = 0; b < p->nb; b++) {
 		p->bar[b] = 0;
-		for (int32_t i = p->c->blocks[b].first; i <= p->c->blocks[b].last; i++)
+		for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++)
 			p->bar[b] |= rm_cta_wait(&f->ins[i]);
 	}
+	uint8_t *mark = xmalloc((size_t)p->nb + 1);
+	int32_t *stk = xmalloc(sizeof(int32_t) * ((size_t)c->nblock * 4 + 8));
+	for (int32_t b = 0; b < p->nb; b++)
+		p->uni[b] = divergent(c, b) && c->ipdom[b] >= 0 && region(p, b, mark, stk);
+	free(mark);
+	free(stk);
 	for (int32_t r = 0; r < f->nreg; r++) {
 		p->ext[r] = rm_wid(f, r) && f->phys[r] + rm_wid(f, r) > p->bs;
 		if (p->ext[r] && rm_wid(f, r) > 2) {
@@ -578,11 +620,11 @@ static int plan_modes(Plan *p)
 	return 0;
 }
 
-int regmutex_apply(Module *m, int32_t fi, int32_t bs, RmStats *st)
+/* plan f's modes at base set bs (whole: the fallback) and rewrite it; NULL,
+   or why bs is impossible */
+static const char *place(Module *m, Func *f, int32_t bs, const int32_t *need, int whole,
+                         RmStats *st)
 {
-	Func *f = &m->funcs[fi];
-	int32_t *need = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
-	regmutex_need(f, need);
 	Plan p = {0};
 	p.f = f;
 	p.c = cfg_build(f);
@@ -590,25 +632,99 @@ int regmutex_apply(Module *m, int32_t fi, int32_t bs, RmStats *st)
 	p.bs = bs;
 	p.nb = p.c->nblock;
 	p.need = need;
+	p.whole = whole;
 	p.M = xcalloc((size_t)f->nins + 1, 1);
 	p.bar = xcalloc((size_t)p.nb + 1, 1);
+	p.uni = xcalloc((size_t)p.nb + 1, 1);
 	p.ext = xcalloc((size_t)f->nreg + 1, 1);
-	int rc = RF_OK;
-	st->ins = f->nins;
-	for (int32_t i = 0; i < f->nins; i++) st->hot_ins += need[i] > bs;
-	if (f->nphys > RM_MAXSLOT) p.why = "too many registers", rc = RF_EINPUT;
-	else if (!plan_modes(&p)) rc = RF_EINPUT;
-	if (rc == RF_OK) {
+	if (f->nphys > RM_MAXSLOT) p.why = "too many registers";
+	else if (plan_modes(&p)) {
 		for (int32_t i = 0; i < f->nins; i++) st->acq_ins += p.M[i];
 		for (int32_t w = 0; w < p.nweb; w++) st->renamed += p.home[w] >= 0;
 		rewrite(&p, m, f, st);
-	} else {
-		err_set("regmutex: |Bs| = %d impossible for '%s': %s", bs,
-		        ir_str(m, m->syms[f->sym].name), p.why);
 	}
 	live_free(p.lt);
 	cfg_free(p.c);
 	rm_webs_free(&p);
-	free(p.M), free(p.bar), free(p.ext), free(need);
+	free(p.M), free(p.bar), free(p.uni), free(p.ext);
+	return p.why;
+}
+
+static void put(void *d, const void *a, size_t n)
+{
+	if (n) memcpy(d, a, n);
+}
+
+static void *copy_of(const void *a, size_t n)
+{
+	void *d = xmalloc(n ? n : 1);
+	put(d, a, n);
+	return d;
+}
+
+/* what rewrite changes of a function, to undo a placement that fails its
+   check: the instructions (edit_end may write the new stream over the old
+   array), and, in place, label targets, statement pragmas, vector operands
+   (renamed) and scopes; the label array itself when trampolines extend it */
+void rm_save(const Module *m, const Func *f, RmSave *s)
+{
+	s->ins = f->ins, s->nins = f->nins;
+	s->labels = f->labels, s->nlabel = f->nlabel;
+	s->in = copy_of(f->ins, sizeof(Ins) * (size_t)f->nins);
+	s->lab = copy_of(f->labels, sizeof(Label) * (size_t)f->nlabel);
+	s->bp = copy_of(f->bpragmas, sizeof(Pragma) * (size_t)f->nbpragma);
+	s->vop = copy_of(f->vops, sizeof(Operand) * (size_t)f->nvop);
+	s->scope = xmalloc(sizeof(int32_t) * ((size_t)f->nrdecl + (size_t)f->nlocal + 1));
+	for (int32_t i = 0; i < f->nrdecl; i++) s->scope[i] = f->rdecl[i].scope;
+	for (int32_t i = 0; i < f->nlocal; i++) s->scope[f->nrdecl + i] = m->syms[f->locals[i]].scope;
+}
+
+void rm_undo(Module *m, Func *f, const RmSave *s)
+{
+	f->ins = s->ins, f->nins = s->nins;
+	f->labels = s->labels, f->nlabel = s->nlabel;
+	put(f->ins, s->in, sizeof(Ins) * (size_t)f->nins);
+	put(f->labels, s->lab, sizeof(Label) * (size_t)f->nlabel);
+	put(f->bpragmas, s->bp, sizeof(Pragma) * (size_t)f->nbpragma);
+	put(f->vops, s->vop, sizeof(Operand) * (size_t)f->nvop);
+	for (int32_t i = 0; i < f->nrdecl; i++) f->rdecl[i].scope = s->scope[i];
+	for (int32_t i = 0; i < f->nlocal; i++) m->syms[f->locals[i]].scope = s->scope[f->nrdecl + i];
+}
+
+void rm_save_free(RmSave *s)
+{
+	free(s->in), free(s->lab), free(s->bp), free(s->vop), free(s->scope);
+}
+
+int regmutex_apply(Module *m, int32_t fi, int32_t bs, int whole, RmStats *st)
+{
+	Func *f = &m->funcs[fi];
+	int32_t *need = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
+	regmutex_need(f, need);
+	st->ins = f->nins;
+	for (int32_t i = 0; i < f->nins; i++) st->hot_ins += need[i] > bs;
+	RmStats st0 = *st;
+	RmSave save;
+	rm_save(m, f, &save);
+	const char *why = NULL;
+	int rc = RF_EINPUT;
+	/* the flexible placement, then, if the result fails the independent
+	   check, the fallback: every region with an acquired point whole */
+	for (; whole < 2 && rc != RF_OK; whole++) {
+		*st = st0;
+		if ((why = place(m, f, bs, need, whole, st))) break;   /* a rule: whole breaks it too */
+		st->whole = whole;
+		if (!regmutex_check(f, bs, NULL)) rc = RF_OK;
+		else {
+			rm_undo(m, f, &save);
+			why = "the placement fails its own check (rm_check.c), also with every divergent "
+			      "region acquired whole";
+		}
+	}
+	if (rc != RF_OK)
+		err_set("regmutex: |Bs| = %d impossible for '%s': %s", bs,
+		        ir_str(m, m->syms[f->sym].name), why);
+	rm_save_free(&save);
+	free(need);
 	return rc;
 }

@@ -22,6 +22,13 @@
  * The checker's warp-level rule on hand-placed directives: a release in
  * the region of a divergent branch taken acquired, or on a path that
  * reaches the reconvergence point acquired, is refused.
+ * Two divergent branches reconverging at one point, one taken acquired (a
+ * loop's exit) and one released (the branch around the loop): the pass
+ * stopped there with an internal error (CUB's DeviceReduceSingleTileKernel,
+ * tests/ptx/rm_cub_reduce.ptx).  The fallback placement (every divergent
+ * region with an acquired point acquired whole) on every golden kernel, and
+ * the undo of a placement (rm_save, rm_undo) back to the code it came from.
+ * test_regmutex_corpus.c checks the pass on every kernel of the corpus.
  * Program output with the pass on is tested end to end by
  * tests/test_regmutex_compiler.py, which runs every workload.
  */
@@ -32,6 +39,7 @@
 
 #include "analysis/pass.h"
 #include "analysis/regmutex.h"
+#include "analysis/rm_int.h"
 #include "base.h"
 #include "config.h"
 #include "ptx.h"
@@ -168,6 +176,91 @@ static const char *const K_BAR = HDR
 	"	ret;\n"
 	"}\n";
 
+/* if (tid < 16) loop A else loop B, both loops of 8 values live at once
+   (shared loads: acquired whole), loop A leaving early too: three exits
+   acquired, and the branch around them released before this was fixed,
+   reconverge at $L_join */
+static const char *const K_NEST = HDR
+	".visible .entry nest(.param .u64 p0, .param .u32 p1)\n"
+	"{\n"
+	"	.reg .pred %p<4>;\n"
+	"	.reg .b32 %r<8>;\n"
+	"	.reg .f32 %f<32>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	.shared .align 4 .f32 sh[64];\n"
+	"	ld.param.u64 %rd1, [p0];\n"
+	"	ld.param.u32 %r1, [p1];\n"
+	"	mov.u32 %r2, %tid.x;\n"
+	"	mov.u32 %r3, sh;\n"
+	"	mov.u32 %r4, 0;\n"
+	"	mov.f32 %f0, 0f00000000;\n"
+	"	setp.lt.u32 %p1, %r2, 16;\n"
+	"	@%p1 bra $L_b;\n"
+	"$L_a:\n"
+	"	ld.shared.f32 %f1, [%r3];\n"
+	"	ld.shared.f32 %f2, [%r3+4];\n"
+	"	ld.shared.f32 %f3, [%r3+8];\n"
+	"	ld.shared.f32 %f4, [%r3+12];\n"
+	"	ld.shared.f32 %f5, [%r3+16];\n"
+	"	ld.shared.f32 %f6, [%r3+20];\n"
+	"	ld.shared.f32 %f7, [%r3+24];\n"
+	"	ld.shared.f32 %f8, [%r3+28];\n"
+	"	mul.f32 %f9, %f1, %f8;\n"
+	"	mul.f32 %f10, %f2, %f7;\n"
+	"	mul.f32 %f11, %f3, %f6;\n"
+	"	mul.f32 %f12, %f4, %f5;\n"
+	"	add.f32 %f13, %f9, %f10;\n"
+	"	add.f32 %f14, %f11, %f12;\n"
+	"	add.f32 %f15, %f13, %f14;\n"
+	"	add.f32 %f0, %f0, %f15;\n"
+	"	setp.gt.f32 %p2, %f0, 0f42C80000;\n"
+	"	@%p2 bra $L_join;\n"
+	"	add.s32 %r4, %r4, 1;\n"
+	"	setp.ge.u32 %p3, %r4, %r1;\n"
+	"	@%p3 bra $L_join;\n"
+	"	bra.uni $L_a;\n"
+	"$L_b:\n"
+	"	ld.shared.f32 %f1, [%r3+32];\n"
+	"	ld.shared.f32 %f2, [%r3+36];\n"
+	"	ld.shared.f32 %f3, [%r3+40];\n"
+	"	ld.shared.f32 %f4, [%r3+44];\n"
+	"	ld.shared.f32 %f5, [%r3+48];\n"
+	"	ld.shared.f32 %f6, [%r3+52];\n"
+	"	ld.shared.f32 %f7, [%r3+56];\n"
+	"	ld.shared.f32 %f8, [%r3+60];\n"
+	"	mul.f32 %f9, %f1, %f8;\n"
+	"	mul.f32 %f10, %f2, %f7;\n"
+	"	mul.f32 %f11, %f3, %f6;\n"
+	"	mul.f32 %f12, %f4, %f5;\n"
+	"	add.f32 %f13, %f9, %f10;\n"
+	"	add.f32 %f14, %f11, %f12;\n"
+	"	add.f32 %f15, %f13, %f14;\n"
+	"	add.f32 %f0, %f0, %f15;\n"
+	"	add.s32 %r4, %r4, 1;\n"
+	"	setp.lt.u32 %p3, %r4, %r1;\n"
+	"	@%p3 bra $L_b;\n"
+	"$L_join:\n"
+	"	mul.wide.u32 %rd2, %r2, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.f32 [%rd3], %f0;\n"
+	"	ret;\n"
+	"}\n";
+
+/* f's code: labels and instructions as the printer writes them */
+static char *code_of(const Module *m, const Func *f)
+{
+	char *got = NULL;
+	size_t n = 0;
+	FILE *out = open_memstream(&got, &n);
+	for (int32_t i = 0; i < f->nins; i++) {
+		int32_t l = ir_label_of(f, i);
+		if (l >= 0) fprintf(out, "%s:\n", ir_str(m, f->labels[l].name));
+		ptx_print_ins(m, f, &f->ins[i], out);
+	}
+	fclose(out);
+	return got;
+}
+
 /* allocate and run RegMutex at |Es| = es; the kernel's code, or NULL when
    the pass refused (err_msg() says why); *st what it did */
 static char *run(const char *src, int es, RmStats *st, int *rc)
@@ -191,14 +284,8 @@ static char *run(const char *src, int es, RmStats *st, int *rc)
 		CHECK_EQ(regmutex_check(f, st->pick.bs, stderr), 0);
 		if (st->acquires)    /* the checker is not vacuous: one base slot fewer fails */
 			CHECK(regmutex_check(f, st->pick.bs - 1, NULL) > 0);
-		size_t n = 0;
-		FILE *out = open_memstream(&got, &n);
-		for (int32_t i = 0; i < f->nins; i++) {
-			int32_t l = ir_label_of(f, i);
-			if (l >= 0) fprintf(out, "%s:\n", ir_str(m, f->labels[l].name));
-			ptx_print_ins(m, f, &f->ins[i], out);
-		}
-		fclose(out);
+		CHECK_EQ(st->whole, 0);                 /* the flexible placement passed */
+		got = code_of(m, f);
 	}
 	pass_report_free(&r);
 	ir_free(m);
@@ -394,6 +481,193 @@ TEST(regmutex_check_divergent_release)
 	    "\tadd.u32 %r1, %r0, 2;\n"
 	    "$L_join:\n"
 	    "\tnanosleep.u32 2;\n")), 2);
+}
+
+/* CUB's DeviceReduceSingleTileKernel in small: the loops' exits, acquired,
+   and the branch around the loops reconverge at $L_join.  The placement
+   left the branch released and, since it was, released on every edge into
+   $L_join -- inside the loop exits' regions, taken acquired, so that lanes
+   leaving loop A early lost their extended set to the lanes leaving later
+   (rm_check: "divergent branch taken acquired over an acquire or
+   release", an internal error).  Now $L_join's first instruction is
+   acquired, which closes the branch around the loops: one acquire before
+   it (the counter and the sum moving from their homes %r0, %r1 to %r8,
+   %r9), one release after the lanes have met (the sum moving to %r2) */
+TEST(regmutex_nested_reconvergence)
+{
+	golden(K_NEST, 8,
+	    "\tld.param.u64 %rd6, [p0];\n"
+	    "\tld.param.u32 %r3, [p1];\n"
+	    "\tmov.u32 %r4, %tid.x;\n"
+	    "\tmov.u32 %r5, sh;\n"
+	    "\tmov.u32 %r0, 0;\n"
+	    "\tmov.f32 %r1, 0f00000000;\n"
+	    "\tsetp.lt.u32 %p0, %r4, 16;\n"
+	    "\trfsim.acquire;\n"
+	    "\tmov.b32 %r8, %r0;\n"
+	    "\tmov.b32 %r9, %r1;\n"
+	    "\t@%p0 bra $L_b;\n"
+	    "$L_a:\n"
+	    "\tld.shared.f32 %r0, [%r5];\n"
+	    "\tld.shared.f32 %r2, [%r5+4];\n"
+	    "\tld.shared.f32 %r10, [%r5+8];\n"
+	    "\tld.shared.f32 %r11, [%r5+12];\n"
+	    "\tld.shared.f32 %r12, [%r5+16];\n"
+	    "\tld.shared.f32 %r13, [%r5+20];\n"
+	    "\tld.shared.f32 %r14, [%r5+24];\n"
+	    "\tld.shared.f32 %r1, [%r5+28];\n"
+	    "\tmul.f32 %r1, %r0, %r1;\n"
+	    "\tmul.f32 %r0, %r2, %r14;\n"
+	    "\tmul.f32 %r2, %r10, %r13;\n"
+	    "\tmul.f32 %r10, %r11, %r12;\n"
+	    "\tadd.f32 %r0, %r1, %r0;\n"
+	    "\tadd.f32 %r1, %r2, %r10;\n"
+	    "\tadd.f32 %r0, %r0, %r1;\n"
+	    "\tadd.f32 %r9, %r9, %r0;\n"
+	    "\tsetp.gt.f32 %p0, %r9, 0f42C80000;\n"
+	    "\t@%p0 bra $L_join;\n"
+	    "\tadd.s32 %r8, %r8, 1;\n"
+	    "\tsetp.ge.u32 %p0, %r8, %r3;\n"
+	    "\t@%p0 bra $L_join;\n"
+	    "\tbra.uni $L_a;\n"
+	    "$L_b:\n"
+	    "\tld.shared.f32 %r0, [%r5+32];\n"
+	    "\tld.shared.f32 %r2, [%r5+36];\n"
+	    "\tld.shared.f32 %r10, [%r5+40];\n"
+	    "\tld.shared.f32 %r11, [%r5+44];\n"
+	    "\tld.shared.f32 %r12, [%r5+48];\n"
+	    "\tld.shared.f32 %r13, [%r5+52];\n"
+	    "\tld.shared.f32 %r14, [%r5+56];\n"
+	    "\tld.shared.f32 %r1, [%r5+60];\n"
+	    "\tmul.f32 %r1, %r0, %r1;\n"
+	    "\tmul.f32 %r0, %r2, %r14;\n"
+	    "\tmul.f32 %r2, %r10, %r13;\n"
+	    "\tmul.f32 %r10, %r11, %r12;\n"
+	    "\tadd.f32 %r0, %r1, %r0;\n"
+	    "\tadd.f32 %r1, %r2, %r10;\n"
+	    "\tadd.f32 %r0, %r0, %r1;\n"
+	    "\tadd.f32 %r9, %r9, %r0;\n"
+	    "\tadd.s32 %r8, %r8, 1;\n"
+	    "\tsetp.lt.u32 %p0, %r8, %r3;\n"
+	    "\t@%p0 bra $L_b;\n"
+	    "$L_join:\n"
+	    "\tmul.wide.u32 %rd0, %r4, 4;\n"
+	    "\tmov.b32 %r2, %r9;\n"
+	    "\trfsim.release;\n"
+	    "\tadd.s64 %rd0, %rd6, %rd0;\n"
+	    "\tst.global.f32 [%rd0], %r2;\n"
+	    "\tret;\n",
+	    1, 1);
+}
+
+/* src parsed and allocated on fermi-gtx480 with the pass off; *pk the
+   |Bs| of |Es| = es */
+static Module *allocated(const char *src, int es, RmPick *pk)
+{
+	Module *m = ptx_parse(src, strlen(src), "test.ptx");
+	CHECK(m != NULL);
+	if (!m) return NULL;
+	Config c;
+	config_defaults(&c);
+	CHECK_EQ(config_load(&c, "fermi-gtx480"), RF_OK);
+	CHECK_EQ(pass_run(m, &c), RF_OK);
+	regmutex_pick(&c, m->funcs[0].regs_per_thread, 256, 0, 0, es, 0, pk);
+	return m;
+}
+
+/* src's kernel placed by regmutex_apply at the |Bs| of |Es| = es (whole:
+   the fallback alone); its code, or NULL if refused */
+static char *placed(const char *src, int es, int whole, RmStats *st)
+{
+	RmPick pk;
+	Module *m = allocated(src, es, &pk);
+	if (!m) return NULL;
+	memset(st, 0, sizeof *st);
+	char *got = NULL;
+	if (regmutex_apply(m, 0, pk.bs, whole, st) == RF_OK) {
+		CHECK_EQ(regmutex_check(&m->funcs[0], pk.bs, stderr), 0);
+		got = code_of(m, &m->funcs[0]);
+	}
+	ir_free(m);
+	return got;
+}
+
+TEST(regmutex_whole_fallback)
+{
+	RmStats st;
+	const char *want =
+	    "\tld.param.u64 %rd0, [p0];\n"
+	    "\tld.param.u32 %r2, [p1];\n"
+	    "\tmov.u32 %r3, %tid.x;\n"
+	    "\trfsim.acquire;\n"
+	    "\tmov.b32 %r4, %r2;\n"
+	    "\tmov.b32 %r5, %r3;\n"
+	    "\tmul.wide.u32 %rd2, %r5, 4;\n"
+	    "\tadd.s64 %rd2, %rd0, %rd2;\n"
+	    "\tmov.f32 %r0, 0f3F800000;\n"
+	    "\tsetp.ge.u32 %p0, %r5, %r4;\n"
+	    "\t@%p0 bra $L_done;\n"
+	    "\tld.global.f32 %r0, [%rd2];\n"
+	    "\tld.global.f32 %r4, [%rd2+4];\n"
+	    "\tld.global.f32 %r5, [%rd2+8];\n"
+	    "\tld.global.f32 %r6, [%rd2+12];\n"
+	    "\tld.global.f32 %r7, [%rd2+16];\n"
+	    "\tld.global.f32 %r1, [%rd2+20];\n"
+	    "\tmul.f32 %r1, %r0, %r1;\n"
+	    "\tmul.f32 %r0, %r4, %r7;\n"
+	    "\tmul.f32 %r4, %r5, %r6;\n"
+	    "\tadd.f32 %r0, %r1, %r0;\n"
+	    "\tadd.f32 %r0, %r0, %r4;\n"
+	    "$L_done:\n"
+	    "\tst.global.f32 [%rd2], %r0;\n"
+	    "\trfsim.release;\n"
+	    "\tret;\n";
+	char *got = placed(K_COND, 4, 1, &st);
+	CHECK_STR(got, want);
+	if (got && strcmp(got, want)) fprintf(stderr, "---- got:\n%s----\n", got);
+	CHECK_EQ(st.whole, 1);
+	CHECK_EQ(st.acquires, 1);
+	CHECK_EQ(st.releases, 1);
+	free(got);
+	const char *const ks[] = {K_LOOP, K_COND, K_TWO, K_BAR, K_NEST};
+	const int es[] = {6, 4, 4, 2, 4};
+	for (int k = 0; k < 5; k++) {
+		got = placed(ks[k], es[k], 1, &st);
+		CHECK(got != NULL);
+		CHECK_EQ(st.whole, 1);
+		CHECK(st.acquires >= 1 && st.releases >= 1);
+		free(got);
+	}
+}
+
+/* rm_save / rm_undo: a placement undone leaves the module as it was, and
+   placing again gives the same code */
+TEST(regmutex_undo)
+{
+	const char *const ks[] = {K_LOOP, K_COND, K_TWO, K_BAR, K_NEST};
+	const int es[] = {6, 4, 4, 2, 4};
+	for (int k = 0; k < 5; k++) {
+		RmPick pk;
+		RmStats st = {0};
+		RmSave save;
+		Module *m = allocated(ks[k], es[k], &pk);
+		if (!m) continue;
+		Func *f = &m->funcs[0];
+		char *before = ptx_print_str(m, NULL);
+		rm_save(m, f, &save);
+		CHECK_EQ(regmutex_apply(m, 0, pk.bs, 0, &st), RF_OK);
+		CHECK(st.acquires >= 1);
+		char *first = code_of(m, f);
+		rm_undo(m, f, &save);
+		char *after = ptx_print_str(m, NULL);
+		CHECK_STR(after, before);
+		CHECK_EQ(regmutex_apply(m, 0, pk.bs, 0, &st), RF_OK);
+		char *again = code_of(m, f);
+		CHECK_STR(again, first);
+		rm_save_free(&save);
+		free(before), free(after), free(first), free(again);
+		ir_free(m);
+	}
 }
 
 /* two regions; tid (%r1 at base, %r7 inside) and the pointer (%rd2 / %rd4)
