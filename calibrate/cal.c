@@ -138,8 +138,10 @@ double cal_stat(const CalEnv *env, const char *name)
 /* ---- references ---- */
 
 const CalRef cal_refs[] = {
-#define R(config, metric, value, source) { config, metric, value, source },
+#define R(config, metric, value, source) { config, metric, value, 0, source },
+#define RT(config, metric, value, tol, source) { config, metric, value, tol, source },
 #include "refs.def"
+#undef RT
 #undef R
 };
 
@@ -212,6 +214,10 @@ static void json_metric(FILE *f, const CalMetric *m, CalRefFn ref, void *ctx, in
 		jnum(f, r->value);
 		fputs(", \"deviation_pct\": ", f);
 		jnum(f, cal_deviation(m->value, r->value));
+		if (r->tol > 0) {
+			fputs(", \"tolerance_pct\": ", f);
+			jnum(f, r->tol);
+		}
 		fputs(", \"source\": ", f);
 		jstr(f, r->source);
 	} else if (ref) {

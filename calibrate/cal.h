@@ -129,6 +129,7 @@ double cal_stat(const CalEnv *env, const char *name);
 typedef struct CalRef {
 	const char *config, *metric;
 	double value;
+	double tol;              /* percent a check allows this row at least; 0: --check's */
 	const char *source;
 } CalRef;
 

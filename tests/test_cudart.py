@@ -314,12 +314,15 @@ DEVICE_COMMON = {
     "ECC_ENABLED": 0, "INTEGRATED": 0, "NUMA_ID": -1, "HOST_NUMA_ID": -1,
 }
 DEVICE = {  # [k] values follow from configs/NAME.cfg; memory clock and bus width
-    # make 2 x clock x width / 8 the simulated DRAM bandwidth (64 bits a channel)
+    # make 2 x clock x width / 8 the simulated DRAM bandwidth: dram.clock_mhz x
+    # dram.data_rate / 2 and dram.channels x dram.bus_bytes x 8 (deviceQuery on a
+    # GTX 480: 1848 MHz, 384 bits; GTX 980: 3505 MHz, 256 bits; H100 SXM: 2619
+    # MHz, 5120 bits)
     "fermi-gtx480": {
         "ASYNC_ENGINE_COUNT": 1, "GPU_OVERLAP": 1,   # [b] GeForce GTX 480: 1 copy engine
         "COMPUTE_CAPABILITY_MAJOR": 8, "COMPUTE_CAPABILITY_MINOR": 0,  # [k] gpu.cc 80
         "MULTIPROCESSOR_COUNT": 15, "CLOCK_RATE": 1400000,          # [k] kHz
-        "GLOBAL_MEMORY_BUS_WIDTH": 384, "MEMORY_CLOCK_RATE": 1846250,  # 6 x 21.1 B/cycle
+        "GLOBAL_MEMORY_BUS_WIDTH": 384, "MEMORY_CLOCK_RATE": 1848000,  # 924 MHz GDDR5
         "L2_CACHE_SIZE": 786432, "MAX_REGISTERS_PER_MULTIPROCESSOR": 32768,
         "MAX_REGISTERS_PER_BLOCK": 32768, "MAX_THREADS_PER_MULTIPROCESSOR": 1536,
         "MAX_BLOCKS_PER_MULTIPROCESSOR": 8, "MAX_SHARED_MEMORY_PER_BLOCK": 49152,
@@ -332,7 +335,7 @@ DEVICE = {  # [k] values follow from configs/NAME.cfg; memory clock and bus widt
         "ASYNC_ENGINE_COUNT": 2, "GPU_OVERLAP": 1,   # [b] GeForce Maxwell: 2 (estimate)
         "COMPUTE_CAPABILITY_MAJOR": 8, "COMPUTE_CAPABILITY_MINOR": 0,
         "MULTIPROCESSOR_COUNT": 24, "CLOCK_RATE": 1137000,
-        "GLOBAL_MEMORY_BUS_WIDTH": 512, "MEMORY_CLOCK_RATE": 1748137,  # 8 x 24.6 B/cycle
+        "GLOBAL_MEMORY_BUS_WIDTH": 256, "MEMORY_CLOCK_RATE": 3500000,  # 1750 MHz GDDR5
         "L2_CACHE_SIZE": 2097152, "MAX_REGISTERS_PER_MULTIPROCESSOR": 65536,
         "MAX_REGISTERS_PER_BLOCK": 65536, "MAX_THREADS_PER_MULTIPROCESSOR": 2048,
         "MAX_BLOCKS_PER_MULTIPROCESSOR": 32, "MAX_SHARED_MEMORY_PER_MULTIPROCESSOR": 65536,
@@ -343,7 +346,7 @@ DEVICE = {  # [k] values follow from configs/NAME.cfg; memory clock and bus widt
     "gebhart-isca11": {
         "ASYNC_ENGINE_COUNT": 1,                     # [b] as the GTX 480
         "MULTIPROCESSOR_COUNT": 1, "CLOCK_RATE": 1400000,
-        "GLOBAL_MEMORY_BUS_WIDTH": 64, "MEMORY_CLOCK_RATE": 2800000,  # 1 x 32 B/cycle
+        "GLOBAL_MEMORY_BUS_WIDTH": 256, "MEMORY_CLOCK_RATE": 700000,  # 1 x 32 B/cycle
         "L2_CACHE_SIZE": 0,                          # [k] l2.bytes = 0
         "GLOBAL_L1_CACHE_SUPPORTED": 0, "LOCAL_L1_CACHE_SUPPORTED": 0,  # [k] l1.bytes = 0
         "MAX_THREADS_PER_MULTIPROCESSOR": 1024, "MAX_SHARED_MEMORY_PER_BLOCK": 32768,
@@ -353,7 +356,7 @@ DEVICE = {  # [k] values follow from configs/NAME.cfg; memory clock and bus widt
         "ASYNC_ENGINE_COUNT": 3, "GPU_OVERLAP": 1,   # [b] H100 80GB HBM3: 3 copy engines
         "COMPUTE_CAPABILITY_MAJOR": 9, "COMPUTE_CAPABILITY_MINOR": 0,  # [k] gpu.cc 90
         "MULTIPROCESSOR_COUNT": 132, "CLOCK_RATE": 1755000,
-        "GLOBAL_MEMORY_BUS_WIDTH": 2560, "MEMORY_CLOCK_RATE": 5232093,  # 40 x 47.7 B/cycle
+        "GLOBAL_MEMORY_BUS_WIDTH": 5120, "MEMORY_CLOCK_RATE": 2618000,  # 1309 MHz HBM3
         "L2_CACHE_SIZE": 52428800, "MAX_REGISTERS_PER_MULTIPROCESSOR": 65536,
         "MAX_THREADS_PER_MULTIPROCESSOR": 2048, "MAX_BLOCKS_PER_MULTIPROCESSOR": 32,
         "MAX_SHARED_MEMORY_PER_MULTIPROCESSOR": 233472, "MAX_SHARED_MEMORY_PER_BLOCK": 49152,
@@ -733,19 +736,19 @@ def test_host_programs_on_hopper_config(built, name):
 DEVQUERY = {  # config -> lines of devquery's output; sources as DEVICE's above
     None: ["compute capability          8.0", "multiprocessors             15",
            "GPU clock                   1400 MHz",
-           "memory clock, bus           1846 MHz, 384 bits",
-           "peak memory bandwidth       177.2 GB/s",      # 6 x 21.1 B/cycle x 1400 MHz
+           "memory clock, bus           1848 MHz, 384 bits",
+           "peak memory bandwidth       177.4 GB/s",      # 2 x 1848 MHz x 384 bits
            "L2 cache                    786432 bytes",
            "concurrent copy and kernel  Yes with 1 copy engine(s)",
            "cluster launch              No"],
     "maxwell-ltrf": ["multiprocessors             24", "GPU clock                   1137 MHz",
-                     "peak memory bandwidth       223.8 GB/s",   # 8 x 24.6 B x 1137 MHz
+                     "peak memory bandwidth       224.0 GB/s",   # 2 x 3500 MHz x 256 bits
                      "concurrent copy and kernel  Yes with 2 copy engine(s)"],
     "gebhart-isca11": ["multiprocessors             1", "L2 cache                    0 bytes",
                        "concurrent copy and kernel  Yes with 1 copy engine(s)",
                        "global, local L1 caching    0, 0"],
     "hopper-h100": ["compute capability          9.0", "multiprocessors             132",
-                    "peak memory bandwidth       3348.5 GB/s",   # 40 x 47.7 B x 1755 MHz
+                    "peak memory bandwidth       3351.0 GB/s",   # 2 x 2618 MHz x 5120 bits
                     "L2 cache                    52428800 bytes",
                     "concurrent copy and kernel  Yes with 3 copy engine(s)",
                     "cluster launch              Yes"],
@@ -790,7 +793,7 @@ FAULTS = {  # faults.cu mode -> what rfsim's report must say, extra environment
              r"faults\.compute_80\.ptx:\d+\n.*ld\.global\.f32",
              r"nearest allocation below: .* \(4000 bytes\)"], {}),
     "oobwrite": ([r"out-of-bounds global store of 4 bytes .*\n  in kernel _Z9fill_rowsPfmii, "
-                  r"block \(\d,2,0\)", r"the access starts \d+ bytes after its end"], {}),
+                  r"block \(\d,2,0\)", r"the access starts (right|\d+ bytes) after its end"], {}),
     "assert": ([r"faults\.cu:\d+: void checked\(const int \*, int\): block \[6,0,0\], "
                 r"thread \[9,0,0\] Assertion `v\[i\] >= 0` failed\."], {}),
     "spin": ([r"kernel livelock: in kernel _Z4spinPVi", r"sm 0 warp 0 \(block \(0,0,0\)"], {}),
@@ -849,8 +852,8 @@ def test_textures_on_the_functional_core(built):
 def test_texture_fetches_are_timed_loads_plus_tex_lat(built, tmp_path):
     """A fetch goes through L1 as a global load of its texels, and its result
     comes tex.lat cycles after them: each of sample2d's one fetch per thread
-    costs 200 more cycles at tex.lat=200 (one cycle of slack for the memory
-    system's interleaving), the box filter's nine dependent ones 1800, and
+    costs 200 more cycles at tex.lat=200 (2% of slack: the later fetches meet
+    the memory system's queues at other times), the box filter's nine dependent ones 1800, and
     surface accesses (plain loads and stores) nothing."""
     runs = {}
     for lat in (0, 200):
@@ -861,7 +864,7 @@ def test_texture_fetches_are_timed_loads_plus_tex_lat(built, tmp_path):
     for k0, k1 in zip(runs[0], runs[200]):
         d, name = k1["cycles"] - k0["cycles"], k0["name"]
         if name.startswith("_Z8sample2d"):
-            assert 199 <= d <= 200, (name, d)
+            assert 196 <= d <= 204, (name, d)
             assert k0["l1_hits"] + k0["l1_misses"] > 0, k0
         if name.startswith("_Z4box3"):
             assert d == 1800, (name, d)

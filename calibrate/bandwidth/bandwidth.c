@@ -10,7 +10,7 @@
  * rfsim and of NVIDIA's GPUs spread one wave evenly).
  *
  * Each run reads 16 whole lines per warp (small: 4, large: 64), at most
- * 2^15 lines in all (small: 2^13, large: 2^20; a large GPU's runs at many
+ * 2^18 lines in all (small: 2^13, large: 2^20; a large GPU's runs at many
  * warps would otherwise cost minutes of simulation), from a region of the
  * buffer no run touched before, so that every line misses
  * the L2 as a cold DRAM read (the buffer is written once, by one copy,
@@ -146,7 +146,7 @@ out:
 
 int cal_bandwidth_run(const CalEnv *env, CalOut *out, char *msg, size_t msgn)
 {
-	static const unsigned per_warp[] = { 4, 16, 64 }, cap[] = { 1u << 13, 1u << 15, 1u << 20 };
+	static const unsigned per_warp[] = { 4, 16, 64 }, cap[] = { 1u << 13, 1u << 18, 1u << 20 };
 	static const char *const what[2][2] = {
 		{ "lines read in order at the most warps per SM, GB/s",
 		  "lines read in order at the most warps per SM, share of peak" },

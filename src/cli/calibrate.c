@@ -212,7 +212,7 @@ static void add_row(const char *name, double v, void *ctx)
 {
 	RefSet *s = ctx;
 	s->rows = xrealloc(s->rows, sizeof *s->rows * (size_t)(s->nrows + 1));
-	s->rows[s->nrows++] = (CalRef){s->config, xstrdup(name), v, s->source};
+	s->rows[s->nrows++] = (CalRef){s->config, xstrdup(name), v, 0, s->source};
 }
 
 static int load_refs(const char *path, RefSet *s)
@@ -353,7 +353,8 @@ static void print_result(FILE *f, const CalResult *r, const RefSet *refs, double
 			continue;
 		}
 		double d = cal_deviation(m->value, ref->value);
-		int off = !(fabs(d) <= pct);
+		double lim = ref->tol > pct ? ref->tol : pct;  /* a row may allow more than --check */
+		int off = !(fabs(d) <= lim);
 		num(rv, sizeof rv, ref->value);
 		snprintf(dev, sizeof dev, "%+.1f%%%s", d, pct >= 0 && off ? "!" : "");
 		fprintf(f, " %10s %9s  %s\n", rv, dev, ref->source);

@@ -79,6 +79,7 @@ void sched_init(Sm *s)
 	s->suspend_marked = s->cfg->sched_suspend == 1;
 	int32_t per = (int32_t)((s->cfg->sched_active_warps + s->nsched - 1) / s->nsched);
 	s->nactive_max = s->policy == P_TWOLEVEL ? per : SCHED_MAXW;
+	s->issue_per_warp = (int32_t)s->cfg->sched_issue_per_warp;
 	s->sched = xcalloc((size_t)s->nsched, sizeof *s->sched);
 	for (int32_t i = 0; i < s->nwarps; i++) {
 		Sched *sc = &s->sched[i % s->nsched];
@@ -340,6 +341,20 @@ static uint8_t reason(const Sched *sc)
 	return ST_OTHER;
 }
 
+/* dual issue (sched.issue_per_warp > 1): warp li, which issued this
+ * cycle, issues its next instructions while each can go, as GPGPU-Sim's
+ * scheduler keeps issuing from the warp it picked (max_insn_issue_per_warp).
+ * A warp that parked, left the active set or finished stops it; so does a
+ * refusal, which try_issue records as it would next cycle. */
+static void issue_more(Sm *s, Sched *sc, int li)
+{
+	for (int k = 1; k < s->issue_per_warp; k++) {
+		uint64_t bit = 1ull << li;
+		if (s->tg->fault || !(sc->ready & sc->active & bit)) return;
+		if (!try_issue(s, sc, li)) return;
+	}
+}
+
 /* try the candidates in policy order until one issues */
 static void pick(Sm *s, Sched *sc, uint64_t cand)
 {
@@ -356,7 +371,10 @@ static void pick(Sm *s, Sched *sc, uint64_t cand)
 	if (!cand) return;
 	int greedy = s->policy == P_GTO || (s->policy == P_TWOLEVEL && s->inner == I_GREEDY);
 	if (greedy && !s->rf->priority && sc->last >= 0 && cand >> sc->last & 1) {
-		if (try_issue(s, sc, sc->last)) return;        /* the common case, no ordering */
+		if (try_issue(s, sc, sc->last)) {              /* the common case, no ordering */
+			issue_more(s, sc, sc->last);
+			return;
+		}
 		cand &= ~(1ull << sc->last);
 	}
 	int ord[SCHED_MAXW];
@@ -364,6 +382,7 @@ static void pick(Sm *s, Sched *sc, uint64_t cand)
 	for (int i = 0; i < n; i++) {
 		if (!try_issue(s, sc, ord[i])) continue;
 		sc->last = ord[i];
+		issue_more(s, sc, ord[i]);
 		return;
 	}
 }

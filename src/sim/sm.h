@@ -163,6 +163,7 @@ typedef struct Sm {           /* fields used every cycle first */
 	int32_t nsched;
 	int32_t resident;        /* live warps (occupancy) */
 	int32_t nactive_max;
+	int32_t issue_per_warp;   /* sched.issue_per_warp */
 	int policy, inner;
 	int suspend_marked;      /* sched.suspend = marked */
 	Sched *sched;
