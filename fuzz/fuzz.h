@@ -33,11 +33,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static char fuzz_tmp[256];   /* this process's directory for input files */
 
+/* remove the directory and what was written there: the targets' files and
+ * analyze's --json */
 static inline void fuzz_cleanup(void)
 {
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fuzz_tmp);
-	if (fuzz_tmp[0] && system(cmd)) fuzz_tmp[0] = 0;
+	static const char *const names[] = {"in.ptx", "out.json", "fuzz.cfg"};
+	char path[512];
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", fuzz_tmp, names[i]);
+		unlink(path);
+	}
+	rmdir(fuzz_tmp);
 }
 
 /* stdin and stdout to /dev/null, a private directory for files, and the
