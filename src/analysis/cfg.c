@@ -247,7 +247,7 @@ void cfg_dump(const Cfg *c, const Module *m, FILE *out)
 		if (l->parent < 0) fputs(" -", out);
 		else fprintf(out, " %d", l->parent);
 		fprintf(out, "; depth %d; body", l->depth);
-		for (int32_t b = 0; b < c->nblock; b++)
+		for (int32_t b = l->lo; b <= l->hi && b < c->nblock; b++)
 			if (cfg_in_loop(c, i, b)) fprintf(out, " b%d", b);
 		fputc('\n', out);
 	}

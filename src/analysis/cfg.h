@@ -39,7 +39,9 @@ typedef struct Loop {
 	int32_t parent;          /* innermost enclosing loop, -1 if outermost */
 	int32_t depth;           /* 1 = outermost */
 	int32_t nbody;           /* blocks in body (header included) */
-	uint64_t *body;          /* bit set over block ids (nblock + 1 bits) */
+	int32_t lo, hi;          /* the least and greatest block id in body */
+	uint64_t *body;          /* bit set over block ids lo .. hi: block b is bit b & 63 of
+	                            word (b >> 6) - (lo >> 6) (cfg_in_loop) */
 } Loop;
 
 typedef struct Cfg {
@@ -106,7 +108,9 @@ void loop_compute(Cfg *c);       /* loops, depths, reducibility, intervals */
 
 static inline int cfg_in_loop(const Cfg *c, int32_t loop, int32_t b)
 {
-	return (int)(c->loops[loop].body[b >> 6] >> (b & 63) & 1);
+	const Loop *l = &c->loops[loop];
+	if (b < l->lo || b > l->hi) return 0;
+	return (int)(l->body[(b >> 6) - (l->lo >> 6)] >> (b & 63) & 1);
 }
 
 #endif

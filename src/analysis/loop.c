@@ -68,42 +68,54 @@ static int is_header(const Cfg *c, int32_t h)
 static void set_bit(uint64_t *s, int32_t b) { s[b >> 6] |= (uint64_t)1 << (b & 63); }
 static int get_bit(const uint64_t *s, int32_t b) { return (int)(s[b >> 6] >> (b & 63) & 1); }
 
-/* body of the loop headed by l->header, walking back from its latches */
-static void loop_body(const Cfg *c, Loop *l, int32_t words, int32_t *stk)
+/* body of the loop headed by l->header, walking back from its latches: its
+   blocks into mem[0 .. l->nbody), a bit set over lo .. hi into l->body
+   (mark: scratch bits over every block, left clear) */
+static void loop_body(const Cfg *c, Loop *l, uint64_t *mark, int32_t *mem)
 {
-	int32_t h = l->header, sp = 0;
-	l->body = arena_alloc(c->arena, sizeof(uint64_t) * (size_t)words);
-	set_bit(l->body, h);
-	l->nbody = 1;
+	int32_t h = l->header, n = 0;
+	set_bit(mark, h);
+	mem[n++] = h;
 	const Block *hb = &c->blocks[h];
 	for (int32_t k = 0; k < hb->npred; k++) {
 		int32_t p = hb->pred[k];
-		if (!reachable(c, p) || !cfg_dominates(c, h, p) || get_bit(l->body, p)) continue;
-		set_bit(l->body, p);
-		l->nbody++;
-		stk[sp++] = p;
+		if (!reachable(c, p) || !cfg_dominates(c, h, p) || get_bit(mark, p)) continue;
+		set_bit(mark, p);
+		mem[n++] = p;
 	}
-	while (sp) {
-		const Block *b = &c->blocks[stk[--sp]];
+	for (int32_t q = 1; q < n; q++) {
+		const Block *b = &c->blocks[mem[q]];
 		for (int32_t k = 0; k < b->npred; k++) {
 			int32_t p = b->pred[k];
-			if (!reachable(c, p) || get_bit(l->body, p)) continue;
-			set_bit(l->body, p);
-			l->nbody++;
-			stk[sp++] = p;
+			if (!reachable(c, p) || get_bit(mark, p)) continue;
+			set_bit(mark, p);
+			mem[n++] = p;
 		}
+	}
+	l->nbody = n;
+	l->lo = l->hi = h;
+	for (int32_t q = 0; q < n; q++) {
+		if (mem[q] < l->lo) l->lo = mem[q];
+		if (mem[q] > l->hi) l->hi = mem[q];
+	}
+	int32_t base = l->lo >> 6;
+	l->body = arena_alloc(c->arena, sizeof(uint64_t) * (size_t)((l->hi >> 6) - base + 1));
+	for (int32_t q = 0; q < n; q++) {
+		l->body[(mem[q] >> 6) - base] |= (uint64_t)1 << (mem[q] & 63);
+		mark[mem[q] >> 6] = 0;
 	}
 }
 
 static void find_loops(Cfg *c)
 {
-	int32_t n = c->nblock + 1, words = (n + 63) / 64;
+	int32_t n = c->nblock + 1;
 	c->loop_of = arena_alloc(c->arena, sizeof(int32_t) * (size_t)n);
 	c->loop_depth = arena_alloc(c->arena, sizeof(int32_t) * (size_t)n);
 	c->nloop = 0;
 	for (int32_t i = 0; i < c->nreach; i++) c->nloop += is_header(c, c->rpo[i]);
 	c->loops = arena_alloc(c->arena, sizeof(Loop) * (size_t)c->nloop);
-	int32_t *stk = xmalloc(sizeof(int32_t) * (size_t)n);
+	int32_t *mem = xmalloc(sizeof(int32_t) * (size_t)n);
+	uint64_t *mark = xcalloc((size_t)(n + 63) / 64, sizeof(uint64_t));
 	for (int32_t v = 0; v < n; v++) c->loop_of[v] = -1;
 	for (int32_t i = 0, id = 0; i < c->nreach; i++) {
 		int32_t h = c->rpo[i];
@@ -112,15 +124,14 @@ static void find_loops(Cfg *c)
 		l->header = h;
 		l->parent = c->loop_of[h];
 		l->depth = l->parent < 0 ? 1 : c->loops[l->parent].depth + 1;
-		loop_body(c, l, words, stk);
-		for (int32_t w = 0; w < words; w++)
-			for (uint64_t m = l->body[w]; m; m &= m - 1)
-				c->loop_of[w * 64 + __builtin_ctzll(m)] = id;
+		loop_body(c, l, mark, mem);
+		for (int32_t q = 0; q < l->nbody; q++) c->loop_of[mem[q]] = id;
 		id++;
 	}
 	for (int32_t v = 0; v < n; v++)
 		c->loop_depth[v] = c->loop_of[v] < 0 ? 0 : c->loops[c->loop_of[v]].depth;
-	free(stk);
+	free(mem);
+	free(mark);
 }
 
 static void check_reducible(Cfg *c)

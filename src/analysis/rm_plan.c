@@ -251,16 +251,15 @@ static int hoist_loops(Plan *p)
 	for (int32_t l = 0; l < c->nloop; l++) {
 		const Loop *lp = &c->loops[l];
 		int any = 0, bar = 0, slow = 0;
-		for (int32_t b = 0; b < p->nb; b++) {
-			if (!(lp->body[b >> 6] >> (b & 63) & 1)) continue;
+		for (int32_t b = lp->lo; b <= lp->hi && b < p->nb; b++) {
+			if (!cfg_in_loop(c, l, b)) continue;
 			any |= any_a(p, b), bar |= p->bar[b];
 			for (int32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++)
 				slow |= !p->M[i] && long_load(&p->f->ins[i]);
 		}
 		if (!any || bar || slow) continue;
-		for (int32_t b = 0; b < p->nb; b++)
-			if (lp->body[b >> 6] >> (b & 63) & 1)
-				ch |= set_a(p, c->blocks[b].first, c->blocks[b].last);
+		for (int32_t b = lp->lo; b <= lp->hi && b < p->nb; b++)
+			if (cfg_in_loop(c, l, b)) ch |= set_a(p, c->blocks[b].first, c->blocks[b].last);
 	}
 	return ch;
 }
