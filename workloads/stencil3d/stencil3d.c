@@ -3,10 +3,10 @@
  * sweeps of the 27-point stencil, one launch each, ping-ponging two
  * grids on the device.
  *
- * Sizes (nx x ny x nz, z chunk, sweeps): 40x10x12, 8, 2 (small);
- * 250x100x24, 6, 2 (default); 500x200x24, 6, 2 (large).  Blocks of 32x4
- * threads on 32x8 tiles: grids of 2x2x2 = 8, 8x13x4 = 416 and
- * 16x25x4 = 1,600 blocks per launch.  nx and ny are not multiples of the
+ * Sizes (nx x ny x nz, z chunk, sweeps): 70x20x20, 8, 2 (small);
+ * 250x180x24, 6, 2 (default); 500x360x24, 6, 2 (large).  Blocks of 32x4
+ * threads on 32x8 tiles: grids of 3x3x3 = 27, 8x23x4 = 736 and
+ * 16x45x4 = 2,880 blocks per launch.  nx and ny are not multiples of the
  * tile, and the small nz is not one of the chunk, so every guard runs.
  *
  * Inputs uniform in [0, 1]; weights c0 = 0.4 (centre), c1 = 0.05 (faces),
@@ -92,8 +92,8 @@ static void reference(Grid *g, double *tmp)
 
 int wl_stencil3d_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int dims[][5] = { { 40, 10, 12, 8, 2 }, { 250, 100, 24, 6, 2 },
-	                               { 500, 200, 24, 6, 2 } };
+	static const int dims[][5] = { { 70, 20, 20, 8, 2 }, { 250, 180, 24, 6, 2 },
+	                               { 500, 360, 24, 6, 2 } };
 	const int *d = dims[args->size];
 	Grid gr = { .nx = d[0], .ny = d[1], .nz = d[2], .zchunk = d[3], .sweeps = d[4],
 	            .c = { 0.4f, 0.05f, 0.015f, 0.01f } };
