@@ -10,8 +10,8 @@
  * after the first.  Leaves are nodes 0..nleaf-1, chained in key order.
  *
  * Sizes (keys, queries of each kind): 4,096, 1,536 (small: 2 blocks per
- * kernel); 262,144, 153,600 (default: 200 blocks); 1,048,576, 614,400
- * (large: 800 blocks); blocks of 128 threads x 6 queries.  Point queries
+ * kernel); 1,048,576, 614,400 (default: 800 blocks); 4,194,304, 2,457,600
+ * (large: 3,200 blocks); blocks of 128 threads x 6 queries.  Point queries
  * ask for a stored key half of the time and for a random number
  * otherwise; range queries span 0-80 from a random start (about 0-18
  * keys, a few running off the end of the leaf chain).
@@ -115,7 +115,7 @@ static int check_u64(const char *what, const unsigned long long *got,
 
 int wl_btree_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int sizes[][2] = { { 4096, 1536 }, { 262144, 153600 }, { 1048576, 614400 } };
+	static const int sizes[][2] = { { 4096, 1536 }, { 1048576, 614400 }, { 4194304, 2457600 } };
 	Tree t = { .n = sizes[args->size][0] };
 	int nq = sizes[args->size][1];
 	size_t qb = (size_t)nq * sizeof(int);

@@ -3,10 +3,10 @@
  * of the chip temperature stencil, two per launch (pyramid height 2, the
  * last launch taking what is left), ping-ponging two temperature buffers.
  *
- * Sizes (nx x ny, steps): 50x54, 5 steps (small); 500x460, 8 steps
- * (default); 1000x920, 8 steps (large).  Tiles of 32x32 cells produce
+ * Sizes (nx x ny, steps): 50x54, 5 steps (small); 640x600, 8 steps
+ * (default); 1280x1200, 8 steps (large).  Tiles of 32x32 cells produce
  * 28x28 outputs at two steps per launch (30x30 at one), so the grids are
- * 2x2 (small), 18x17 = 306 (default) and 36x33 = 1,188 (large) blocks of
+ * 2x2 (small), 23x22 = 506 (default) and 46x43 = 1,978 (large) blocks of
  * 32x8 threads per launch.  No size is a multiple of the tile, and nx !=
  * ny, so the clamped loads and the guarded stores all run.
  *
@@ -95,7 +95,7 @@ static void reference(Chip *c, double *tmp)
 
 int wl_hotspot_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int dims[][3] = { { 50, 54, 5 }, { 500, 460, 8 }, { 1000, 920, 8 } };
+	static const int dims[][3] = { { 50, 54, 5 }, { 640, 600, 8 }, { 1280, 1200, 8 } };
 	Chip c = { .nx = dims[args->size][0], .ny = dims[args->size][1],
 	           .steps = dims[args->size][2],
 	           .cp = 1.0f, .cx = 0.12f, .cy = 0.10f, .cz = 0.02f, .amb = 300.0f };

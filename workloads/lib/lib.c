@@ -2,9 +2,9 @@
  * lib.c -- host side of lib (see lib.cu): LIBOR market model paths and
  * the value of a swaption portfolio along each path.
  *
- * Sizes (paths, steps): 384, 8 (small); 25,000, 8 (default); 100,000, 8
+ * Sizes (paths, steps): 384, 8 (small); 100,000, 8 (default); 400,000, 8
  * (large), with 24 forward rates, delta = 0.25, all rates starting at
- * 5%.  Blocks of 128 threads, one path each: 3, 196 and 782 blocks.
+ * 5%.  Blocks of 128 threads, one path each: 3, 782 and 3,125 blocks.
  * Volatilities 0.15..0.25 by time to fixing and swap rates 4.6%..5.8% by
  * maturity go to constant memory.  The Gaussians are made on the host
  * (Box-Muller on the seeded generator), 8 per path.
@@ -136,7 +136,7 @@ out:
 
 int wl_lib_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int sizes[] = { 384, 25000, 100000 };
+	static const int sizes[] = { 384, 100000, 400000 };
 	int npath = sizes[args->size], nmat = 8;
 	float delta = 0.25f, l0 = 0.05f, lambda[NN], sr[NN];
 	size_t nz = (size_t)nmat * npath;

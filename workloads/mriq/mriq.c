@@ -5,9 +5,9 @@
  * launch per chunk accumulating into Qr, Qi.
  *
  * Sizes (voxels, samples, samples per chunk): 1,000, 40, 16 (small:
- * three launches, the last one short); 100,000, 32, 16 (default);
- * 400,000, 32, 16 (large).  mriq_q runs blocks of 128 threads, 4 voxels
- * each: 2, 196 and 782 blocks per launch; the voxel counts are not
+ * three launches, the last one short); 524,000, 32, 16 (default);
+ * 1,700,000, 32, 16 (large).  mriq_q runs blocks of 128 threads, 4 voxels
+ * each: 2, 1,024 and 3,321 blocks per launch; the voxel counts are not
  * multiples of 512.  The cost is ~55 thread instructions per voxel and
  * sample, so the sample counts are far below Parboil's thousands.
  *
@@ -140,7 +140,7 @@ out:
 
 int wl_mriq_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int dims[][3] = { { 1000, 40, 16 }, { 100000, 32, 16 }, { 400000, 32, 16 } };
+	static const int dims[][3] = { { 1000, 40, 16 }, { 524000, 32, 16 }, { 1700000, 32, 16 } };
 	Mri m = { .numx = dims[args->size][0], .numk = dims[args->size][1],
 	          .chunk = dims[args->size][2] };
 	size_t xb = (size_t)m.numx * sizeof(float), kb = (size_t)m.numk * sizeof(float);

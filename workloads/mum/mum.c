@@ -2,11 +2,11 @@
  * mum.c -- host side of mum (see mum.cu): a random genome with repeats,
  * its suffix array, and reads to match against it.
  *
- * Sizes (genome bases, reads): 16,384, 256 (small); 262,144, 25,600
- * (default); 1,048,576, 102,400 (large).  Reads are 24 bases, searched
+ * Sizes (genome bases, reads): 16,384, 256 (small); 1,048,576, 102,400
+ * (default); 4,194,304, 409,600 (large).  Reads are 24 bases, searched
  * from their first 5 start positions (tails of 24 down to 20 bases: two
  * rounds of four lanes, the second with one); one thread per read in
- * blocks of 128: 2, 200 and 800 blocks.
+ * blocks of 128: 2, 800 and 3,200 blocks.
  *
  * The genome: uniform random bases, except that one stretch in 16 of
  * 32-288 bases copies an earlier stretch (repeats give equal suffix
@@ -96,7 +96,7 @@ static void make_genome(unsigned char *ref, int nr, WlRng *r)
 
 int wl_mum_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int sizes[][2] = { { 16384, 256 }, { 262144, 25600 }, { 1048576, 102400 } };
+	static const int sizes[][2] = { { 16384, 256 }, { 1048576, 102400 }, { 4194304, 409600 } };
 	int nr = sizes[args->size][0], nreads = sizes[args->size][1], len = LEN, npos = NPOS;
 	size_t nout = (size_t)nreads * NPOS, ob = nout * sizeof(int);
 	unsigned char *ref = malloc((size_t)nr), *reads = malloc((size_t)nreads * LEN);

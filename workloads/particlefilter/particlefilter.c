@@ -3,9 +3,9 @@
  * track a bright disc moving (+1, -2) pixels per frame through a noisy
  * video, three launches per frame, every step checked.
  *
- * Sizes (particles, frame, frames): 512, 64x64, 3 (small); 102,400,
- * 256x256, 2 (default); 409,600, 256x256, 2 (large).  pf_likelihood runs
- * blocks of 128 threads x 4 particles: 1, 200 and 800 blocks; pf_cdf the
+ * Sizes (particles, frame, frames): 512, 64x64, 3 (small); 409,600,
+ * 256x256, 2 (default); 1,638,400, 256x256, 2 (large).  pf_likelihood runs
+ * blocks of 128 threads x 4 particles: 1, 800 and 3,200 blocks; pf_cdf the
  * same number of blocks of 512 threads, pf_resample blocks of 256.
  * Video: background 100, disc of radius 5 at 228, uniform noise +-30;
  * target histogram (0.05, 0.1, 0.15, 0.7) over the bins I >> 6.
@@ -208,7 +208,7 @@ out:
 
 int wl_particlefilter_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int dims[][3] = { { 512, 64, 3 }, { 102400, 256, 2 }, { 409600, 256, 2 } };
+	static const int dims[][3] = { { 512, 64, 3 }, { 409600, 256, 2 }, { 1638400, 256, 2 } };
 	Pf p = { .n = dims[args->size][0], .w = dims[args->size][1], .h = dims[args->size][1],
 	         .nframes = dims[args->size][2] };
 	size_t fb = (size_t)p.n * sizeof(float), npix = (size_t)p.w * p.h;

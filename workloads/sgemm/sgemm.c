@@ -2,10 +2,10 @@
  * sgemm.c -- host side of sgemm (see sgemm.cu): C = alpha*A*B + beta*C,
  * row-major, with C's rows padded (ldc = N + 5) as a BLAS caller may.
  *
- * Sizes (M x N x K): 100x100x60 (small), 500x500x100 (default),
- * 1000x1000x150 (large); none a multiple of the 32x32x16 tile, so every
+ * Sizes (M x N x K): 100x100x60 (small), 1000x1000x100 (default),
+ * 2000x2000x150 (large); none a multiple of the 32x32x16 tile, so every
  * bound check runs.  Blocks of 64 threads on a grid of ceil(N/32) x
- * ceil(M/32): 4x4, 16x16 and 32x32 blocks.
+ * ceil(M/32): 4x4, 32x32 and 63x63 blocks.
  *
  * Tolerance.  The reference is in double: exact to ~1e-16 relative.  The
  * GPU accumulates K products in float with fused multiply-adds, in k
@@ -73,7 +73,7 @@ static void reference(Gemm *p)
 
 int wl_sgemm_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int dims[][3] = { { 100, 100, 60 }, { 500, 500, 100 }, { 1000, 1000, 150 } };
+	static const int dims[][3] = { { 100, 100, 60 }, { 1000, 1000, 100 }, { 2000, 2000, 150 } };
 	Gemm p = { .M = dims[args->size][0], .N = dims[args->size][1], .K = dims[args->size][2],
 	           .alpha = 0.75f, .beta = -1.25f };
 	p.lda = p.K;

@@ -4,8 +4,8 @@
  * (D x D and R x R each pair once, D x R), as the TPACF estimator needs.
  *
  * Sizes (points per set, B tile): 100, 100 (small: one block per
- * launch); 1,024, 10 (default); 2,048, 20 (large).  Blocks of 128 threads
- * x 4 points of A: the D x R grid is 1x1, 2x103 = 206 and 4x103 = 412
+ * launch); 1,536, 4 (default); 4,096, 8 (large).  Blocks of 128 threads
+ * x 4 points of A: the D x R grid is 1x1, 3x384 = 1,152 and 8x512 = 4,096
  * blocks (auto launches the same, about half of them leaving at once).
  * Every pair costs ~70 thread instructions (the binary search dominates),
  * hence the small sets and the narrow B tiles.  The 21 bin edges are
@@ -110,7 +110,7 @@ static int check_hist(const char *what, const uint32_t *got, const Hist *h, char
 
 int wl_tpacf_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int sizes[][2] = { { 100, 100 }, { 1024, 10 }, { 2048, 20 } };
+	static const int sizes[][2] = { { 100, 100 }, { 1536, 4 }, { 4096, 8 } };
 	static const char *const names[3] = { "DD", "DR", "RR" };
 	int n = sizes[args->size][0], tb = sizes[args->size][1];
 	float edge[NEDGE], *pts = malloc((size_t)6 * n * sizeof(float));  /* D then R, SoA */
