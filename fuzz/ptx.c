@@ -15,7 +15,7 @@
  *             3 rf.model=regshare             PREFETCH as instructions
  *                                           7 compiler.regalloc=0 (virtual)
  *   bits 3-4  -c fermi-gtx480, maxwell-ltrf, hopper-h100, gebhart-isca11
- *   bit 5     compiler.schedule=0 (nvcc's order)
+ *   bit 5     compiler.schedule=none (nvcc's order)
  *   bit 6     maxrregcount=20 (spills)
  *   bit 7     -b 1024 --shared 8192, compiler.pred_regs=4, and every
  *             compiler.dump letter (the dumps go to stderr)
@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc++] = (char *)configs[sel >> 3 & 3];
 	for (int k = 0; k < 3 && models[sel & 7][k]; k++)
 		argv[argc++] = "-s", argv[argc++] = (char *)models[sel & 7][k];
-	if (sel & 32) argv[argc++] = "-s", argv[argc++] = "compiler.schedule=0";
+	if (sel & 32) argv[argc++] = "-s", argv[argc++] = "compiler.schedule=none";
 	if (sel & 64) argv[argc++] = "-s", argv[argc++] = "maxrregcount=20";
 	if (sel & 128) {
 		argv[argc++] = "-b", argv[argc++] = "1024";

@@ -48,7 +48,9 @@ def test_empty_kernel_body_analyzes_and_runs(tmp_path):
     """FOUND ptx/empty-body: edit_end copied an empty body from NULL (SIGSEGV)."""
     f = tmp_path / "empty.ptx"
     f.write_bytes((ROOT / "fuzz" / "seeds" / "ptx" / "empty-body").read_bytes()[1:])
-    p = rfsim("analyze", f)
+    p = rfsim("analyze", f)      # ptxas -v's 4 for an empty kernel: R0, R1 and its two more
+    assert p.returncode == 0 and "4 per thread (own 0;" in p.stdout, p.stderr
+    p = rfsim("analyze", f, "-s", "compiler.schedule=pressure")
     assert p.returncode == 0 and "0 per thread" in p.stdout, p.stderr
     for model in ["baseline", "regmutex", "ltrf"]:
         p = rfsim("run", f, "-g", 2, "-b", 64, "-s", f"rf.model={model}")

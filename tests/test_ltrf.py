@@ -50,7 +50,7 @@ from rfsim_test import ROOT, rfsim
 MODELS = ["ltrf", "ltrfplus"]
 # the counts above were worked out on nvcc's instruction order: no scheduling
 KARGS = ["-c", "maxwell-ltrf", "-g", "1", "-b", "32", "-a", "buf:u32:4:zero", "-a", "u32:3",
-         "-s", "compiler.schedule=0"]
+         "-s", "compiler.schedule=none"]
 
 
 def stats(what, *opts, tmp_path):
@@ -157,7 +157,7 @@ def test_plus_saves(tmp_path):
 
 def test_model_turns_intervals_on():
     p = rfsim("analyze", ROOT / "tests" / "ptx" / "ltrf_wide.ptx", "--json", "-", "-s",
-              "rf.model=ltrf", "-s", "compiler.schedule=0")    # nvcc's 20 live values
+              "rf.model=ltrf", "-s", "compiler.schedule=none")    # nvcc's 20 live values
     assert p.returncode == 0, p.stderr
     k = json.loads(p.stdout)["kernels"][0]
     assert len(k["intervals"]) == 3

@@ -29,6 +29,11 @@ import pytest
 
 from rfsim_test import ROOT, rfsim, workloads
 
+# register counts of the pressure-minimising order: the forced and expected
+# |Es| values, deadlock-rule refusals and gains below were chosen for them
+# (compiler.schedule=latency, the default, counts as ptxas does)
+PRESSURE = ["-s", "compiler.schedule=pressure"]
+
 N = 20
 
 
@@ -78,7 +83,7 @@ def hot(tmp_path):
 
 # nvcc's order (no scheduling): the counts above are of its listing
 HOT = ["-c", "fermi-gtx480", "-s", "sm.count=1", "-s", "rf.model=regmutex",
-       "-s", "regmutex.es=8", "-s", "compiler.schedule=0", "-g", "1", "-b", "128"]
+       "-s", "regmutex.es=8", "-s", "compiler.schedule=none", "-g", "1", "-b", "128"]
 
 
 def run_hot(tmp, *extra):
@@ -118,7 +123,7 @@ def test_hand_kernel_one_section(hot):
     assert t["rm_warps"] == 4 and t["rm_warps_base"] == 0
     # the baseline cannot hold the CTA at all
     p = rfsim("run", tmp / "hot.ptx", "-c", "fermi-gtx480", "-s", "sm.count=1", *regs,
-              "-s", "compiler.schedule=0", "-g", "1", "-b", "128", "-a", "buf:u32:128:zero",
+              "-s", "compiler.schedule=none", "-g", "1", "-b", "128", "-a", "buf:u32:128:zero",
               "-a", "buf:u32:128:zero")
     assert p.returncode != 0 and "does not fit" in p.stderr, p.stderr
 
@@ -165,7 +170,7 @@ def slots_add_up(t):
     ("particlefilter", 0, 0), ("particlefilter", 1, 0), ("mum", 0, 18)])
 def test_register_limited_invariants(tmp_path, workload, paired, es):
     # the forced |Es| values were chosen for the register counts of nvcc's order
-    base = [workload, "--size", "small", "-c", "fermi-gtx480", "-s", "compiler.schedule=0"]
+    base = [workload, "--size", "small", "-c", "fermi-gtx480", "-s", "compiler.schedule=none"]
     t = stats(tmp_path, "rm", *base, "-s", "rf.model=regmutex", "-s", f"regmutex.paired={paired}",
               *(["-s", f"regmutex.es={es}"] if es else []))
     b = stats(tmp_path, "bl", *base, "-s", "rf.model=baseline")
@@ -184,7 +189,7 @@ def test_register_limited_invariants(tmp_path, workload, paired, es):
 def test_no_extended_set_runs_as_baseline(tmp_path, workload):
     """saxpy: not register-limited; btree: calls (left out); sgemm: limited by CTAs"""
     # the forced |Es| values were chosen for the register counts of nvcc's order
-    base = [workload, "--size", "small", "-c", "fermi-gtx480", "-s", "compiler.schedule=0"]
+    base = [workload, "--size", "small", "-c", "fermi-gtx480", "-s", "compiler.schedule=none"]
     t = stats(tmp_path, "rm", *base, "-s", "rf.model=regmutex")
     b = stats(tmp_path, "bl", *base, "-s", "rf.model=baseline")
     for k in ("cycles", "issued", "mrf_reads", "mrf_writes", "bank_conflicts", "stall_rf",
@@ -195,7 +200,8 @@ def test_no_extended_set_runs_as_baseline(tmp_path, workload):
 
 def test_model_turns_the_pass_on(tmp_path):
     f = tmp_path / "a.json"
-    p = rfsim("analyze", "tpacf", "-c", "fermi-gtx480", "-s", "rf.model=regmutex", "--json", f)
+    p = rfsim("analyze", "tpacf", "-c", "fermi-gtx480", "-s", "rf.model=regmutex", *PRESSURE,
+              "--json", f)
     assert p.returncode == 0, p.stderr
     k = json.loads(f.read_text())["kernels"][0]["regmutex"]
     assert k["applied"] and k["es"] > 0 and k["acquires"] > 0 and k["releases"] > 0
@@ -258,7 +264,8 @@ def test_launch_shape_recompiles(tmp_path):
     threads, where no candidate raises occupancy with a pool for more than
     half the warps, so the launch runs it without an extended set, while
     srad_coeff keeps its own (|Es| 2 at both shapes)."""
-    half = ["-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "sm.registers=16384"]
+    half = ["-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "sm.registers=16384",
+            *PRESSURE]
     f = tmp_path / "a.json"
     p = rfsim("analyze", "srad", *half, "--json", f)
     assert p.returncode == 0, p.stderr
@@ -290,7 +297,7 @@ def test_two_level_scheduler_no_deadlock(tmp_path, workload):
     barrier (RF_WAIT_WARPS, rf.h).  Half the register file makes these
     kernels register-limited, so RegMutex gives them an extended set."""
     t = stats(tmp_path, "rm", workload, "--size", "small", "-c", "gebhart-isca11",
-              "-s", "rf.model=regmutex", "-s", "sm.registers=16384")
+              "-s", "rf.model=regmutex", "-s", "sm.registers=16384", *PRESSURE)
     assert t["rm_acquires"] > t["rm_acquires_first"] > 0     # some acquires were refused
     assert t["rm_unmapped"] == 0 and t["rm_exit_holding"] == 0
     assert slots_add_up(t) == t["cycles"]                  # sm.count x sched.count = 1
@@ -309,7 +316,7 @@ def test_launch_shape_is_the_launched_kernels_only(kernel, ok):
         args += ["-a", "buf:f32:16:rand"]
     p = rfsim("run", ptx, "-k", kernel, "-g", "4", "-b", "128", *args, "-a", "s32:512",
               "-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "regmutex.es=14",
-              "-s", "sm.registers=16384")
+              "-s", "sm.registers=16384", *PRESSURE)
     if ok:
         assert p.returncode == 0, p.stderr
     else:
@@ -329,7 +336,7 @@ def test_forced_es_rule1_decided_at_launch(tmp_path, block, ok):
     p = rfsim("run", ptx, "-k", "_Z3mixPKfPfS0_i", "-g", "4", "-b", str(block),
               "-a", "buf:f32:512:rand", "-a", "buf:f32:512:zero", "-a", "buf:f32:16:rand",
               "-a", "s32:512", "-c", "fermi-gtx480", "-s", "rf.model=regmutex",
-              "-s", "regmutex.es=16", "-s", "sm.registers=16384", "--stats", f)
+              "-s", "regmutex.es=16", "-s", "sm.registers=16384", *PRESSURE, "--stats", f)
     if ok:
         assert p.returncode == 0, p.stderr
         t = json.loads(f.read_text())["totals"]
@@ -348,7 +355,7 @@ def test_rule2_refusal_is_the_refused_kernels_only():
     shows the refusal in radix_hist's line instead of failing."""
     ptx = ROOT / "workloads" / "sort" / "sort.ptx"
     es = ["-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "regmutex.es=8",
-          "-s", "compiler.schedule=0"]     # the counts below are of nvcc's order
+          "-s", "compiler.schedule=none"]     # the counts below are of nvcc's order
     p = rfsim("run", ptx, "-k", "radix_scan", "-g", "1", "-b", "256",
               "-a", "s32:512", "-a", "buf:u32:512:iota", *es)
     assert p.returncode == 0, p.stderr
@@ -360,7 +367,7 @@ def test_rule2_refusal_is_the_refused_kernels_only():
     p = rfsim("run", "sort", "--size", "small", *es)
     assert p.returncode == 2 and "deadlock rule 2" in p.stderr, p.stderr
     p = rfsim("analyze", "sort", "-s", "regmutex.enable=1", "-s", "regmutex.es=8",
-              "-s", "compiler.schedule=0", "--json", "-")
+              "-s", "compiler.schedule=none", "--json", "-")
     assert p.returncode == 0, p.stderr
     ks = {k["name"]: k["regmutex"] for k in json.loads(p.stdout)["kernels"]}
     assert ks["radix_scan"]["es"] == 8
@@ -374,7 +381,7 @@ def test_rule2_placement_refusal_is_decided_at_launch():
     barriers) failed the module at load, exit 1 (CUDA_ERROR_INVALID_PTX).
     It is now a refusal of that kernel's launch, exit 2, naming the rule,
     and analyze shows it."""
-    es = ["-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "regmutex.es=8"]
+    es = ["-c", "fermi-gtx480", "-s", "rf.model=regmutex", "-s", "regmutex.es=8", *PRESSURE]
     p = rfsim("run", "stencil3d", "--size", "small", *es)
     assert p.returncode == 2, p.stderr
     assert ("|Bs| = 56 impossible for 'stencil27': a CTA barrier would sit in an "

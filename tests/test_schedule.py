@@ -1,8 +1,8 @@
 """The pressure-reducing scheduler end to end (src/analysis/schedule.c).
 
-Every built-in workload runs at --size small with compiler.schedule=1 and
-=0 and must pass its own output check both ways (the rest of the suite
-runs the default, which is 1), and sad_search, whose PTX unpacks every byte
+Every built-in workload runs at --size small with compiler.schedule=pressure
+and =none and must pass its own output check both ways (the rest of the
+suite runs the default, latency), and sad_search, whose PTX unpacks every byte
 before the chain of sad that consumes them, needs fewer registers
 scheduled than in nvcc's order, without spilling.  test_schedule.c checks
 the reordering itself on every PTX function of the repository.
@@ -14,7 +14,7 @@ import pytest
 from rfsim_test import rfsim, workloads
 
 
-@pytest.mark.parametrize("sched", ["1", "0"])
+@pytest.mark.parametrize("sched", ["pressure", "none"])
 @pytest.mark.parametrize("workload", workloads())
 def test_workload_passes_scheduled_or_not(workload, sched):
     p = rfsim("run", workload, "--size", "small", "-s", f"compiler.schedule={sched}")
@@ -29,7 +29,7 @@ def kernel(sched, name):
 
 
 def test_sad_search_needs_fewer_registers():
-    before, after = kernel("0", "sad_search"), kernel("1", "sad_search")
+    before, after = kernel("none", "sad_search"), kernel("pressure", "sad_search")
     assert after["regs_per_thread"] < before["regs_per_thread"] - 8, (before, after)
     assert after["pressure"] < before["pressure"]
     assert after["spills"] == 0 and before["spills"] == 0

@@ -27,6 +27,14 @@
  * LLVM and most register allocators make.  Without it such a register
  * would interfere with everything from the entry on.
  *
+ * Reads held (RaOpts.hold, compiler.schedule=latency).  The GPU reads the
+ * registers of memory and shuffle instructions late, through a scoreboard,
+ * and ptxas does not rewrite such a register soon after (it would wait for
+ * the read); it takes another.  So, for hold instructions after one of
+ * those within its block, its registers interfere with what is written
+ * (hold_edges), as ptxas's spread of store data and addresses over fresh
+ * registers shows (saxpy's unrolled loop: 11 values live, R0..R21 used).
+ *
  * Spill cost is the number of reads and writes, each weighted by 10 to the
  * power of its loop depth (Chaitin's estimate).  Pressure, per class, is
  * the most slots live at once counting an instruction's writes with what
@@ -191,6 +199,7 @@ typedef struct Walk {        /* the backward walk over one block */
 	int32_t *fdef;           /* first write of each register in the block */
 	int32_t *fstamp;         /* block that fdef belongs to */
 	int32_t blk;
+	int32_t first;           /* the block's first instruction */
 	int32_t nscratch;        /* scratch nodes handed out this round */
 	int32_t weight[3];       /* slots in cur per class */
 	int32_t *buf;            /* reads and writes of one instruction */
@@ -299,6 +308,36 @@ static void add_scratch(Ra *ra, Walk *w, const Ins *in, int s, int32_t *press)
 		press[CL_GEN] = w->weight[CL_GEN] + extra + s;
 }
 
+/* 1 if in reads its registers late, through a scoreboard (memory, shuffles) */
+static int late_reader(const Ins *in)
+{
+	return op_info[in->op].unit == UNIT_LDST || (op_info[in->op].flags & OPF_WARP);
+}
+
+/* the registers that memory and shuffle instructions up to ra->o->hold
+   before i in its block read interfere with i's writes: the GPU reads
+   them late, through a scoreboard, and ptxas does not rewrite a register
+   an outstanding instruction has yet to read, it takes another.  press[]
+   counts those held and not live after i */
+static void hold_edges(Ra *ra, Walk *w, int32_t i, int nd, int32_t *press)
+{
+	const Func *f = ra->f;
+	int32_t buf[RA_MAXSLOT], from = i - ra->o->hold > w->first ? i - ra->o->hold : w->first;
+	for (int32_t j = from; j < i; j++) {
+		if (!late_reader(&f->ins[j])) continue;
+		int nu = live_uses(f, &f->ins[j], buf, RA_MAXSLOT);
+		for (int q = 0; q < nu && q < RA_MAXSLOT; q++) {
+			int32_t u = buf[q], fresh = !scanset_has(&w->cur, u);
+			if (ra->cls[u] != CL_GEN) continue;
+			for (int k = 0; k < nd; k++)
+				if (w->buf[k] != u && ra->cls[w->buf[k]] == CL_GEN) igraph_add(ra, w->buf[k], u);
+				else if (w->buf[k] == u) fresh = 0;
+			for (int p = 0; p < q && fresh; p++) fresh = buf[p] != u;
+			if (fresh) press[CL_GEN] += ra->wid[u];
+		}
+	}
+}
+
 /* interference of instruction i's writes; updates w->cur to before i */
 static void walk_ins(Ra *ra, Walk *w, int32_t i, double wt)
 {
@@ -325,6 +364,7 @@ static void walk_ins(Ra *ra, Walk *w, int32_t i, double wt)
 		for (int q = 0; q < k; q++)
 			if (ra->cls[buf[q]] == cl) igraph_add(ra, d, buf[q]);
 	}
+	if (ra->o->hold > 0 && nd) hold_edges(ra, w, i, nd, press);
 	int s = ra_scratch(in);
 	if (s) add_scratch(ra, w, in, s, press);
 	for (int cl = CL_GEN; cl <= CL_PRED; cl++)
@@ -414,6 +454,7 @@ static void walk_begin(Ra *ra, Walk *w, const Cfg *c, const LiveSets *l, int32_t
 	const Func *f = ra->f;
 	const Block *bb = &c->blocks[b];
 	w->blk = b;
+	w->first = bb->first;
 	for (int32_t i = bb->last; i >= bb->first; i--) {   /* first writes */
 		int n = live_defs(f, &f->ins[i], w->buf, RA_MAXSLOT);
 		for (int k = 0; k < n; k++) {

@@ -3,8 +3,12 @@
  * the functional core decodes it.  pass_run is the whole sequence:
  *
  *   for each function with a body:
- *     schedule_func       reorder inside blocks to lower      (compiler.schedule;
- *                         register pressure                    schedule.c)
+ *     as_ptxas_sees       parameters and constants read at    (compiler.schedule=latency;
+ *                         their uses, a register per block-    remat.c, rename.c, fold.c)
+ *                         local value, constant offsets in
+ *                         addresses
+ *     schedule_func       reorder inside blocks: latency      (compiler.schedule;
+ *                         first, or to lower pressure          schedule.c, sched_lat.c)
  *     cfg_build           blocks, dominators, loops          dump letter c
  *     live_compute        per-thread liveness                 dump letter l
  *     live_compute_div    warp-level liveness (dump only)     dump letter d
@@ -16,7 +20,8 @@
  *                         rfsim.prefetch at their entries (ltrf.partition,
  *                         interval by itself under rf.model=ltrf/ltrfplus;
  *                         interval.c, strand.c, prefetch.c)
- *   kernel_regs           each kernel's register count, callees included
+ *   kernel_regs           each kernel's register count, callees included; under
+ *                         latency as ptxas counts: R1, the ABI's registers (abi.c)
  *   regmutex_func         acquire/release, compaction (regmutex.enable or  dump letter m
  *                         rf.model = regmutex); |Bs|, |Es| into Func.rm_bs/rm_es
  *   (the module, printed)                                     dump letter p
@@ -40,7 +45,13 @@
  * can call uses.  That is ptxas's rule under the ABI (callees share the
  * caller's register file and save what they clobber), so `ptxas -v`
  * numbers compare directly.  rfsim's functional core gives each call its
- * own frame of slots instead, so no save/restore code is modelled.
+ * own frame of slots instead, so no save/restore code is modelled.  Under
+ * compiler.schedule=latency the count is ptxas's as well: the stack
+ * pointer R1, at least the registers the calling convention takes where
+ * ptxas cannot allocate across a call (abi.c), rounded up to the odd half
+ * of a pair, and the two more every `ptxas -v` count includes, all within
+ * the cap (the allocator's cap is three less); the code still names only
+ * R0..R(nphys-1), the rest are counted, as the GPU allocates them.
  */
 #include "analysis/pass.h"
 
@@ -49,15 +60,23 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/abi.h"
 #include "analysis/cfg.h"
 #include "analysis/interval.h"
 #include "analysis/live.h"
 #include "analysis/occupancy.h"
 #include "analysis/regshare.h"
+#include "analysis/fold.h"
+#include "analysis/remat.h"
+#include "analysis/rename.h"
 #include "base.h"
 #include "ptx.h"
 
 typedef struct Dumps { int c, l, d, s, a, p, r, i, m; } Dumps;
+
+/* latency mode: instructions after a memory or shuffle instruction during
+   which the allocator does not rewrite a register it reads (igraph.c) */
+enum { READ_HOLD = 4 };
 
 /* CPU seconds of this thread: compile times stay comparable on a busy host */
 static double cpu_sec(void)
@@ -147,21 +166,41 @@ int32_t pass_reg_cap(const Module *m, int32_t fi, const Config *cfg, const char 
 	return cap;
 }
 
-/* Func.regs_per_thread of each kernel: its own or its callees', the most */
-static void kernel_regs(Module *m)
+/* Func.regs_per_thread of each kernel: its own or its callees', the most;
+   in latency mode as ptxas counts them: at least what the calling
+   convention takes (abi.c), with the stack pointer, up to the odd half of
+   a pair, and ABI_EXTRA.  The odd half: ptxas gives a 32-bit value the odd
+   register of a free pair before the even one (%tid.x in R5, R4 and R0
+   left empty, beside a pointer in R2:R3; two such values in R5 and R7),
+   and pairs end on odd registers, so its highest register is odd in 230
+   of the 268 corpus kernels (abi.h); rfsim packs its registers instead,
+   and counts a last even one as the pair ptxas would have used */
+static void kernel_regs(Module *m, const Config *cfg)
 {
+	int ptxas = cfg->compiler_schedule == SCHED_LATENCY;
 	uint8_t *seen = xmalloc((size_t)m->nfunc + 1);
 	int32_t *stk = xmalloc(sizeof(int32_t) * ((size_t)m->nfunc + 1));
+	int32_t *own = xcalloc((size_t)m->nfunc + 1, sizeof(int32_t));
+	for (int32_t j = 0; j < m->nfunc; j++) {   /* ptxas: R0..R(n-1), R1 the stack pointer */
+		own[j] = m->funcs[j].nphys;
+		if (!ptxas || !m->funcs[j].phys) continue;
+		own[j] = (own[j] > 1 ? own[j] : 1) + ABI_SP;
+		int32_t a = abi_regs(m, &m->funcs[j]);
+		if (a > own[j]) own[j] = a;
+	}
 	for (int32_t k = 0; k < m->nfunc; k++) {
 		Func *f = &m->funcs[k];
 		if (!(f->attr & ATTR_ENTRY) || !f->phys) continue;
 		reach(m, k, seen, stk);
 		for (int32_t j = 0; j < m->nfunc; j++)
-			if (seen[j] && m->funcs[j].nphys > f->regs_per_thread)
-				f->regs_per_thread = m->funcs[j].nphys;
+			if (seen[j] && own[j] > f->regs_per_thread) f->regs_per_thread = own[j];
+		if (!ptxas) continue;
+		const char *why;
+		int32_t cap = pass_reg_cap(m, k, cfg, &why);
+		f->regs_per_thread = (f->regs_per_thread + 1) / 2 * 2 + ABI_EXTRA;
+		if (f->regs_per_thread > cap) f->regs_per_thread = cap;   /* ptxas spills instead */
 	}
-	free(seen);
-	free(stk);
+	free(seen), free(stk), free(own);
 }
 
 static void dump_analyses(const Module *m, const Func *f, const Dumps *d)
@@ -182,14 +221,27 @@ static void dump_analyses(const Module *m, const Func *f, const Dumps *d)
 	cfg_free(c);
 }
 
+/* latency mode: the code as ptxas schedules it -- parameters and constants
+   read where they are used, one register per block-local value, constant
+   offsets in the address (remat.c, rename.c, fold.c) */
+static void as_ptxas_sees(Module *m, Func *f)
+{
+	remat_func(m, f);
+	rename_func(m, f);
+	fold_func(m, f);
+}
+
 static int allocate(Module *m, int32_t fi, const Config *cfg, const Dumps *d, PassFunc *pf)
 {
 	RaOpts o = {0};
 	o.cap = pass_reg_cap(m, fi, cfg, &pf->cap_why);
+	pf->cap = o.cap;
+	if (cfg->compiler_schedule == SCHED_LATENCY)    /* the count ptxas reports is capped */
+		o.cap = o.cap > ABI_SP + ABI_EXTRA ? o.cap - ABI_SP - ABI_EXTRA : 1;
 	o.npred = (int32_t)cfg->compiler_pred_regs;
 	o.dump = d->a ? stderr : NULL;
 	o.dump_spill = d->s ? stderr : NULL;
-	pf->cap = o.cap;
+	if (cfg->compiler_schedule == SCHED_LATENCY) o.hold = READ_HOLD;
 	return regalloc_func(m, fi, &o, &pf->ra);
 }
 
@@ -208,13 +260,17 @@ int pass_run_report(Module *m, const Config *cfg, PassReport *r)
 	Dumps d = dumps_of(cfg);
 	PassFunc *pf = xcalloc((size_t)m->nfunc + 1, sizeof *pf);
 	int rc = RF_OK;
+	m->kparam_cbank = cfg->compiler_schedule == SCHED_LATENCY && cfg->compiler_regalloc;
 	for (int32_t i = 0; i < m->nfunc && rc == RF_OK; i++) {
 		Func *f = &m->funcs[i];
 		if (!f->has_body || (f->attr & ATTR_PROTO)) continue;
 		double t0 = cpu_sec();
+		if (cfg->compiler_schedule == SCHED_LATENCY && cfg->compiler_regalloc)
+			as_ptxas_sees(m, f);
 		if (cfg->compiler_schedule && cfg->compiler_regalloc)   /* for the allocator: virtual
 		                                                          registers run nvcc's order */
-			schedule_func(f, (int32_t)cfg->compiler_pred_regs, &pf[i].sched);
+			schedule_func(f, cfg->compiler_schedule, (int32_t)cfg->compiler_pred_regs,
+			              &pf[i].sched);
 		if (d.c || d.l || d.d) dump_analyses(m, f, &d);
 		if (cfg->compiler_regalloc) rc = allocate(m, i, cfg, &d, &pf[i]);
 		if (rc == RF_OK && regshare_on(cfg) && cfg->regshare_reorder)
@@ -222,7 +278,7 @@ int pass_run_report(Module *m, const Config *cfg, PassReport *r)
 		if (rc == RF_OK && ltrf_partition_of(cfg) != PART_NONE) ltrf(m, i, cfg, &d, &pf[i]);
 		pf[i].seconds = cpu_sec() - t0;
 	}
-	kernel_regs(m);
+	kernel_regs(m, cfg);
 	for (int32_t i = 0; i < m->nfunc && rc == RF_OK && regmutex_enabled(cfg); i++)
 		if ((m->funcs[i].attr & ATTR_ENTRY) && m->funcs[i].phys)
 			rc = regmutex_func(m, i, cfg, &pf[i].rm, d.m ? stderr : NULL);

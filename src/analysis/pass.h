@@ -14,7 +14,7 @@
 #include "ir.h"
 
 typedef struct PassFunc {    /* what the pipeline did to one function */
-	SchedStats sched;        /* instruction scheduling (zero if compiler.schedule=0) */
+	SchedStats sched;        /* instruction scheduling (zero if compiler.schedule=none) */
 	RaStats ra;              /* register allocation (zero if not allocated) */
 	int32_t cap;             /* the register cap it was given */
 	const char *cap_why;     /* what set it: "sm.max_regs_per_thread", "maxrregcount",

@@ -60,9 +60,10 @@
  *
  * Left out: live-range splitting, rematerialisation beyond single
  * instructions without register operands (spill.c), instruction
- * scheduling (ptxas hoists loads, which raises its counts on unrolled
- * loops; see docs/workloads.md), and functions declaring vector registers
- * (.reg .v2; nvcc never emits them), which stay virtual (st->skipped).
+ * scheduling (schedule.c runs first; under compiler.schedule=latency the
+ * graph also holds memory instructions' reads a few instructions longer,
+ * igraph.c), and functions declaring vector registers (.reg .v2; nvcc
+ * never emits them), which stay virtual (st->skipped).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -28,6 +28,8 @@ typedef struct RaOpts {
 	FILE *dump;              /* 'a' dump (assignment), or NULL */
 	FILE *dump_spill;        /* 's' dump (spill decisions, spill code), or NULL */
 	int verify;              /* 1: check the colouring independently (ra_check.c; tests) */
+	int32_t hold;            /* instructions after a memory or shuffle instruction during
+	                            which no register it reads is rewritten (igraph.c) */
 } RaOpts;
 
 typedef struct RaStats {

@@ -1,16 +1,28 @@
 /*
- * schedule.c -- register-pressure-reducing list scheduling inside basic
- * blocks, run before register allocation (compiler.schedule, pass.c).
+ * schedule.c -- list scheduling inside basic blocks, run before register
+ * allocation (compiler.schedule, pass.c), in one of two modes.
  *
+ * latency (the default): the order ptxas's scheduler gives, loads first and
+ * long-latency work started early, so that registers per thread come out
+ * as `ptxas -v` reports them (issue 21); sched_lat.c has the essay, the
+ * memory dependences it adds and its choice of instruction.  This file
+ * gives it the regions, their register dependences, exact peaks and the
+ * forward live count, and bounds it: no region's order may hold more than
+ * LAT_SLACK slots above the least peak the pressure heuristic below reaches
+ * in the function's worst region (ptxas weighs registers against latency
+ * too; unbounded, an unrolled body would take every load first).
+ *
+ * pressure: the order that lowers register pressure, described below.
  * nvcc writes PTX in an order that suits its own back end, and ptxas
  * reorders it again; allocating nvcc's order as it stands holds many
  * values live at once where a kernel unpacks all its operands before a
  * long chain consumes them (sad_search: 61 registers to ptxas's 40).  This
- * pass reorders each straight-line region so that consumers follow soon
+ * mode reorders each straight-line region so that consumers follow soon
  * after the values they kill, in the spirit of Goodman and Hsu's
  * integrated prepass scheduling (ICS 1988): below a register budget it
  * keeps nvcc's order; at the budget it prefers the ready instruction that
- * frees the most slots.
+ * frees the most slots.  It is the allocation rfsim made before issue 21,
+ * kept bit for bit.
  *
  * Regions.  A region is a run of instructions of one block between
  * labels, statement pragmas and pseudo instructions ({ } scopes, the
@@ -18,19 +30,19 @@
  * exit, trap), which stays last.  Labels, pragmas and scope indices
  * therefore keep pointing at what they did.
  *
- * What may move.  Only pure ALU, SFU and conversion instructions (op flags
- * 0 in ops.def, not touching the carry flag, not reading %clock or the
- * global timer) move past one another within their register and predicate
- * dependences (read after write, write after read, write after write; a
- * guard is a read).  Every other instruction -- loads and stores of any
- * space, atomics, cp.async, wmma and mma, ldmatrix, shuffles and votes,
- * barriers, fences, calls, nanosleep, brkpt -- is "ordered": the ordered
- * instructions of a region form one chain that keeps its relative order,
- * and none moves to a later position than it had (each is given that
- * position as a deadline, propagated backwards to what it depends on, and
- * every choice is checked to leave a schedule meeting all deadlines), so
- * a load is never delayed and nvcc's spacing of loads from their uses is
- * kept or grown.
+ * What may move (pressure mode).  Only pure ALU, SFU and conversion
+ * instructions (op flags 0 in ops.def, not touching the carry flag, not
+ * reading %clock or the global timer) move past one another within their
+ * register and predicate dependences (read after write, write after read,
+ * write after write; a guard is a read).  Every other instruction -- loads
+ * and stores of any space, atomics, cp.async, wmma and mma, ldmatrix,
+ * shuffles and votes, barriers, fences, calls, nanosleep, brkpt -- is
+ * "ordered": the ordered instructions of a region form one chain that keeps
+ * its relative order, and none moves to a later position than it had (each
+ * is given that position as a deadline, propagated backwards to what it
+ * depends on, and every choice is checked to leave a schedule meeting all
+ * deadlines), so a load is never delayed and nvcc's spacing of loads from
+ * their uses is kept or grown.
  *
  * Heuristic.  Each region's peak is measured exactly (backward liveness
  * over the region from the registers live after it, in 32-bit slots: a
@@ -48,9 +60,9 @@
  * are; otherwise, and in every region already within the budget, nvcc's
  * order stands.
  *
- * Left out: moving instructions across blocks, latency modelling (nvcc's
- * order is trusted for it), and memory disambiguation (loads never pass
- * stores, even ones that provably do not alias).
+ * Left out: moving instructions across blocks; in pressure mode, latency
+ * modelling (nvcc's order is trusted for it) and memory disambiguation
+ * (loads never pass stores, even ones that provably do not alias).
  */
 #include "analysis/schedule.h"
 
@@ -61,25 +73,12 @@
 #include "analysis/cfg.h"
 #include "analysis/live.h"
 #include "analysis/ra_int.h"
+#include "analysis/sched_int.h"
 #include "base.h"
 
 enum { MAXOPR = 64,          /* reads or writes of one instruction we handle */
-       MAXREGION = 4096 };   /* longer regions keep nvcc's order (quadratic choice) */
-
-typedef struct Region {
-	const Func *f;
-	int32_t s, n;            /* instructions f->ins[s .. s + n) */
-	int32_t id;              /* its index among the function's regions */
-	const int32_t *in, *out; /* live before the region and after it (lists) */
-	int32_t nin, nout;
-	int32_t *ustart, *ureg;  /* n + 1: reads of local instruction i: ureg[ustart[i] ..) */
-	int32_t *dstart, *dreg;  /* the same for writes */
-	uint8_t *guarded;        /* n: 1 if the instruction has a guard (its writes may not
-	                            happen, so they do not end the old value) */
-	int32_t *sstart, *succ;  /* n + 1: dependence successors of i: succ[sstart[i] ..) */
-	int32_t *npred;          /* n: dependence predecessors (with repeats) */
-	int32_t *deadline;       /* n: latest position that keeps ordered ones in place */
-} Region;
+       MAXREGION = 4096,     /* longer regions keep nvcc's order (quadratic choice) */
+       LAT_SLACK = 4 };      /* latency mode: slots above the least peak it may use */
 
 typedef struct Sched {       /* per-function scratch */
 	uint8_t *wid;            /* nreg: 32-bit slots of each register (0: predicate) */
@@ -91,6 +90,7 @@ typedef struct Sched {       /* per-function scratch */
 	int32_t *bstart, *breg;  /* live before region k: breg[bstart[2k] ..), after it:
 	                            breg[bstart[2k + 1] ..), bstart[2k + 2] entries in all */
 	int32_t *mem;            /* nreg: scratch for a set's members */
+	int mode;                /* SCHED_PRESSURE or SCHED_LATENCY */
 } Sched;
 
 static int clock_sreg(int32_t r)
@@ -99,14 +99,19 @@ static int clock_sreg(int32_t r)
 	       r == SR_GLOBALTIMER_LO || r == SR_GLOBALTIMER_HI || r == SR_PM;
 }
 
+/* 1 if in writes or reads the carry flag */
+static int carry(const Ins *in)
+{
+	return (in->mods & MOD_CC) || in->op == OP_ADDC || in->op == OP_SUBC || in->op == OP_MADC;
+}
+
 /* 1 if in may move relative to other instructions (see the essay) */
 static int movable(const Ins *in)
 {
 	const OpInfo *oi = &op_info[in->op];
 	if (oi->flags) return 0;
 	if (oi->unit != UNIT_ALU && oi->unit != UNIT_SFU && oi->unit != UNIT_DP) return 0;
-	if ((in->mods & MOD_CC) || in->op == OP_ADDC || in->op == OP_SUBC || in->op == OP_MADC)
-		return 0;
+	if (carry(in)) return 0;
 	for (int k = 0; k < in->nd + in->ns; k++)
 		if (in->o[k].kind == OPK_SREG && clock_sreg(in->o[k].reg)) return 0;
 	return 1;
@@ -115,7 +120,7 @@ static int movable(const Ins *in)
 static void region_free(Region *r)
 {
 	free(r->ustart), free(r->ureg), free(r->dstart), free(r->dreg), free(r->guarded);
-	free(r->sstart), free(r->succ), free(r->npred), free(r->deadline);
+	free(r->sstart), free(r->succ), free(r->slat), free(r->npred), free(r->deadline);
 	memset(r, 0, sizeof *r);
 }
 
@@ -144,38 +149,90 @@ static int region_operands(Region *r)
 	return 1;
 }
 
-typedef struct Edges { int32_t *from, *to; size_t n, cap; } Edges;
-
-static void edge(Edges *e, int32_t a, int32_t b)
+void sched_edge(Edges *e, int32_t a, int32_t b, int32_t lat)
 {
 	if (a < 0) return;
 	if (e->n == e->cap) {
 		e->cap = e->cap ? 2 * e->cap : 256;
 		e->from = xrealloc(e->from, sizeof(int32_t) * e->cap);
 		e->to = xrealloc(e->to, sizeof(int32_t) * e->cap);
+		e->lat = xrealloc(e->lat, sizeof(int32_t) * e->cap);
 	}
-	e->from[e->n] = a, e->to[e->n++] = b;
+	e->from[e->n] = a, e->to[e->n] = b, e->lat[e->n++] = lat;
 }
 
-/* dependence edges: RAW, WAR, WAW on registers, and the chain of ordered ones */
+/* an edge's latency: a read after a write waits for the write's result */
+static int32_t raw_lat(const Region *r, const Sched *sc, int32_t from)
+{
+	return sc->mode == SCHED_LATENCY ? sched_lat_of(r->f, &r->f->ins[r->s + from]) : 1;
+}
+
+/* 1 if local instruction i keeps its place among the ordered ones */
+static int ordered_in(const Region *r, const Sched *sc, int32_t i)
+{
+	const Ins *in = &r->f->ins[r->s + i];
+	return !movable(in) && !(sc->mode == SCHED_LATENCY && sched_lat_movable(r->f, in));
+}
+
+/* the dependence graph's CSR arrays from its edge list */
+static void region_csr(Region *r, Edges *e)
+{
+	r->sstart = xcalloc((size_t)r->n + 1, sizeof(int32_t));
+	r->succ = xmalloc(sizeof(int32_t) * (e->n + 1));
+	r->slat = xmalloc(sizeof(int32_t) * (e->n + 1));
+	r->npred = xcalloc((size_t)r->n + 1, sizeof(int32_t));
+	for (size_t k = 0; k < e->n; k++) r->sstart[e->from[k] + 1]++, r->npred[e->to[k]]++;
+	for (int32_t i = 0; i < r->n; i++) r->sstart[i + 1] += r->sstart[i];
+	int32_t *fill = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
+	memcpy(fill, r->sstart, sizeof(int32_t) * (size_t)r->n);
+	for (size_t k = 0; k < e->n; k++) {
+		assert(e->from[k] < e->to[k]);
+		r->slat[fill[e->from[k]]] = e->lat[k];
+		r->succ[fill[e->from[k]]++] = e->to[k];
+	}
+	free(fill), free(e->from), free(e->to), free(e->lat);
+}
+
+/* the address base register of a memory access, -1 if none */
+static int32_t base_reg(const Ins *in)
+{
+	for (int k = 0; k < in->nd + in->ns; k++)
+		if (in->o[k].kind == OPK_ADDR && !(in->o[k].flags & OPDF_SYMBASE)) return in->o[k].reg;
+	return -1;
+}
+
+/* dependence edges: RAW, WAR, WAW on registers; the chain of ordered ones,
+   or in latency mode the memory dependences of sched_lat.c and the chain of
+   the instructions that touch the carry flag (a register the operands do
+   not name: add.cc, addc, ... keep their order among themselves) */
 static void region_deps(Region *r, Sched *sc)
 {
 	Edges e = {0};
+	MemDeps md;
+	int lat = sc->mode == SCHED_LATENCY;
 	int32_t *rdnode = xmalloc(sizeof(int32_t) * 2 * ((size_t)r->ustart[r->n] + 1));
-	int32_t nnode = 0, prev_ord = -1;
+	int32_t nnode = 0, prev_ord = -1, prev_cc = -1;
+	if (lat) sched_mem_init(&md, r->n);
 	for (int32_t i = 0; i < r->n; i++) {
-		if (!movable(&r->f->ins[r->s + i])) edge(&e, prev_ord, i), prev_ord = i;
+		if (lat) {
+			int32_t g = base_reg(&r->f->ins[r->s + i]);
+			md.ver[i] = g >= 0 ? sc->lastdef[g] : -1;
+			sched_mem_edges(r, &md, i, &e);
+			if (carry(&r->f->ins[r->s + i])) sched_edge(&e, prev_cc, i, 1), prev_cc = i;
+		} else if (!movable(&r->f->ins[r->s + i])) {
+			sched_edge(&e, prev_ord, i, 1), prev_ord = i;
+		}
 		for (int32_t k = r->ustart[i]; k < r->ustart[i + 1]; k++) {
 			int32_t g = r->ureg[k];
-			edge(&e, sc->lastdef[g], i);
+			if (sc->lastdef[g] >= 0) sched_edge(&e, sc->lastdef[g], i, raw_lat(r, sc, sc->lastdef[g]));
 			rdnode[2 * nnode] = i, rdnode[2 * nnode + 1] = sc->rdhead[g];
 			sc->rdhead[g] = nnode++;
 		}
 		for (int32_t k = r->dstart[i]; k < r->dstart[i + 1]; k++) {
 			int32_t g = r->dreg[k];
-			edge(&e, sc->lastdef[g], i);
+			sched_edge(&e, sc->lastdef[g], i, 1);
 			for (int32_t q = sc->rdhead[g]; q >= 0; q = rdnode[2 * q + 1])
-				if (rdnode[2 * q] != i) edge(&e, rdnode[2 * q], i);
+				if (rdnode[2 * q] != i) sched_edge(&e, rdnode[2 * q], i, 1);
 		}
 		for (int32_t k = r->dstart[i]; k < r->dstart[i + 1]; k++)
 			sc->lastdef[r->dreg[k]] = i, sc->rdhead[r->dreg[k]] = -1;
@@ -187,21 +244,11 @@ static void region_deps(Region *r, Sched *sc)
 			sc->lastdef[r->dreg[k]] = -1, sc->rdhead[r->dreg[k]] = -1;
 	}
 	free(rdnode);
-	r->sstart = xcalloc((size_t)r->n + 1, sizeof(int32_t));
-	r->succ = xmalloc(sizeof(int32_t) * (e.n + 1));
-	r->npred = xcalloc((size_t)r->n + 1, sizeof(int32_t));
-	for (size_t k = 0; k < e.n; k++) r->sstart[e.from[k] + 1]++, r->npred[e.to[k]]++;
-	for (int32_t i = 0; i < r->n; i++) r->sstart[i + 1] += r->sstart[i];
-	int32_t *fill = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
-	memcpy(fill, r->sstart, sizeof(int32_t) * (size_t)r->n);
-	for (size_t k = 0; k < e.n; k++) {
-		assert(e.from[k] < e.to[k]);
-		r->succ[fill[e.from[k]]++] = e.to[k];
-	}
-	free(fill), free(e.from), free(e.to);
+	if (lat) sched_mem_free(&md);
+	region_csr(r, &e);
 	r->deadline = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
 	for (int32_t i = r->n - 1; i >= 0; i--) {
-		int32_t d = movable(&r->f->ins[r->s + i]) ? r->n - 1 : i;
+		int32_t d = ordered_in(r, sc, i) ? i : r->n - 1;
 		for (int32_t k = r->sstart[i]; k < r->sstart[i + 1]; k++)
 			if (r->deadline[r->succ[k]] - 1 < d) d = r->deadline[r->succ[k]] - 1;
 		assert(d >= i);
@@ -355,22 +402,37 @@ static void retire(const Region *r, Sched *sc, List *ls, int32_t x)
 
 /* a new order of the region into ord: nvcc's while the live slots stay
    within budget (<= 0: never), the one freeing the most slots beyond it */
-static void region_order(const Region *r, Sched *sc, int32_t budget, int32_t *ord)
+static void list_init(const Region *r, Sched *sc, List *ls)
 {
-	List ls = {0};
-	ls.left = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
-	ls.ready = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
-	ls.cnt = xcalloc((size_t)r->n + 1, sizeof(int32_t));
-	memcpy(ls.left, r->npred, sizeof(int32_t) * (size_t)r->n);
+	memset(ls, 0, sizeof *ls);
+	ls->left = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
+	ls->ready = xmalloc(sizeof(int32_t) * ((size_t)r->n + 1));
+	ls->cnt = xcalloc((size_t)r->n + 1, sizeof(int32_t));
+	memcpy(ls->left, r->npred, sizeof(int32_t) * (size_t)r->n);
 	int32_t w[2] = {0, 0};
 	scanset_clear(&sc->live);
 	for (int32_t j = 0; j < r->nin; j++) set_add(sc, r->in[j], w);
-	ls.cur = w[0];
+	ls->cur = w[0];
 	for (int32_t q = 0; q < r->ustart[r->n]; q++) sc->rem[r->ureg[q]]++;
 	for (int32_t i = 0; i < r->n; i++) {
-		ls.cnt[r->deadline[i]]++;
-		if (!ls.left[i]) ls.ready[ls.nready++] = i;
+		ls->cnt[r->deadline[i]]++;
+		if (!ls->left[i]) ls->ready[ls->nready++] = i;
 	}
+}
+
+static void list_free(const Region *r, const Sched *sc, List *ls)
+{
+	for (int32_t q = 0; q < r->ustart[r->n]; q++) assert(!sc->rem[r->ureg[q]]);
+	(void)sc;
+	free(ls->left), free(ls->ready), free(ls->cnt);
+}
+
+/* a new order of the region into ord: nvcc's while the live slots stay
+   within budget (<= 0: never), the one freeing the most slots beyond it */
+static void region_order(const Region *r, Sched *sc, int32_t budget, int32_t *ord)
+{
+	List ls;
+	list_init(r, sc, &ls);
 	for (int32_t p = 0; p < r->n; p++) {
 		assert(ls.nready > 0);
 		int32_t x = choose(r, sc, &ls, p, budget);
@@ -378,9 +440,32 @@ static void region_order(const Region *r, Sched *sc, int32_t budget, int32_t *or
 		ord[p] = x;
 		retire(r, sc, &ls, x);
 	}
-	for (int32_t q = 0; q < r->ustart[r->n]; q++) assert(!sc->rem[r->ureg[q]]);
-	free(ls.left), free(ls.ready), free(ls.cnt);
+	list_free(r, sc, &ls);
 }
+
+/* a latency-first order of the region into ord (sched_lat.c picks), the
+   live slots kept within limit where the ready instructions allow */
+static void region_order_lat(const Region *r, Sched *sc, int32_t limit, int32_t *ord)
+{
+	List ls;
+	list_init(r, sc, &ls);
+	LatState lt;
+	sched_lat_init(&lt, r);
+	for (int32_t p = 0; p < r->n; p++) {
+		assert(ls.nready > 0);
+		for (int32_t k = 0; k < ls.nready; k++)   /* operands cost nothing until read */
+			lt.delta[ls.ready[k]] = sched_lat_operand(r, ls.ready[k]) ? 0
+			                        : delta(r, sc, ls.ready[k]);
+		int32_t x = sched_lat_pick(&lt, ls.ready, ls.nready, ls.cur, limit);
+		ord[p] = x;
+		sched_lat_issue(&lt, r, x);
+		retire(r, sc, &ls, x);
+	}
+	sched_lat_free(&lt);
+	list_free(r, sc, &ls);
+	sched_lat_sink(r, ord);
+}
+
 
 /* ---- the pass ------------------------------------------------------------ */
 
@@ -509,7 +594,98 @@ static int better(const Region *r, Sched *sc, int32_t budget, Peak p0, int32_t n
 	return got->gen < p0.gen && got->pred <= plim;
 }
 
-void schedule_func(Func *f, int32_t npred, SchedStats *st)
+/* the least peak the pressure heuristic reaches in the worst region of f:
+   what no order of this pass goes below */
+static int32_t least_peak(Func *f, Sched *sc, const int32_t *rs, const int32_t *re, int32_t nr,
+                          int32_t npred, int32_t *ord, const int32_t *id)
+{
+	int32_t budget = 0;
+	for (int32_t k = 0; k < nr; k++) {
+		Region r;
+		Peak got;
+		if (region_init(&r, f, sc, k, rs[k], re[k])) {
+			Peak p0 = region_peak(&r, sc, id);
+			int32_t least = better(&r, sc, 0, p0, npred, ord, &got) ? got.gen : p0.gen;
+			if (least > budget) budget = least;
+		}
+		region_free(&r);
+	}
+	return budget;
+}
+
+/* latency mode: each region takes the latency-first order, within the
+   function's least peak plus LAT_SLACK slots, unless that would hold more
+   predicates live than there are and than nvcc's order does */
+static void latency_pass(Func *f, Sched *sc, const int32_t *rs, const int32_t *re, int32_t nr,
+                         int32_t npred, int32_t *ord, const int32_t *id, SchedStats *st)
+{
+	int32_t limit = least_peak(f, sc, rs, re, nr, npred, ord, id) + LAT_SLACK;
+	for (int32_t k = 0; k < nr; k++) {
+		Region r;
+		if (!region_init(&r, f, sc, k, rs[k], re[k])) {
+			region_free(&r);
+			continue;
+		}
+		Peak p0 = region_peak(&r, sc, id), got = p0;
+		region_order_lat(&r, sc, limit, ord);
+		int same = 1;
+		for (int32_t p = 0; p < r.n && same; p++) same = ord[p] == p;
+		if (!same) {
+			got = region_peak(&r, sc, ord);
+			assert(live_before(&r, sc));
+			if (got.pred <= (p0.pred > npred ? p0.pred : npred)) apply(f, &r, ord, st);
+			else got = p0;
+		}
+		if (p0.gen > st->peak_before) st->peak_before = p0.gen;
+		if (got.gen > st->peak_after) st->peak_after = got.gen;
+		region_free(&r);
+	}
+}
+
+/* pressure mode: the least peak the heuristic reaches in any region is the
+   budget; every region above it is brought down to it (see the essay) */
+static void pressure_pass(Func *f, Sched *sc, const int32_t *rs, const int32_t *re, int32_t nr,
+                          int32_t npred, int32_t *ord, const int32_t *id, SchedStats *st)
+{
+	Peak *p0 = xcalloc((size_t)nr + 1, sizeof(Peak));
+	int32_t budget = 0;
+	/* pass 1: nvcc's peaks, and the least this heuristic reaches: the budget */
+	for (int32_t k = 0; k < nr; k++) {
+		Region r;
+		Peak got;
+		if (!region_init(&r, f, sc, k, rs[k], re[k])) {
+			p0[k].gen = -1;         /* left alone: too many operands */
+			region_free(&r);
+			continue;
+		}
+		p0[k] = region_peak(&r, sc, id);
+		int32_t least = better(&r, sc, 0, p0[k], npred, ord, &got) ? got.gen : p0[k].gen;
+		if (least > budget) budget = least;
+		if (p0[k].gen > st->peak_before) st->peak_before = p0[k].gen;
+		region_free(&r);
+	}
+	/* pass 2: every region above the budget gets down to it */
+	st->peak_after = 0;
+	for (int32_t k = 0; k < nr; k++) {
+		Region r;
+		Peak got = p0[k];
+		if (p0[k].gen > budget && region_init(&r, f, sc, k, rs[k], re[k])) {
+			region_peak(&r, sc, id);
+			if (better(&r, sc, budget, p0[k], npred, ord, &got) && got.gen <= budget)
+				apply(f, &r, ord, st);
+			else if (region_peak(&r, sc, id),
+			         better(&r, sc, 0, p0[k], npred, ord, &got))
+				apply(f, &r, ord, st);
+			else
+				got = p0[k];
+			region_free(&r);
+		}
+		if (got.gen > st->peak_after) st->peak_after = got.gen;
+	}
+	free(p0);
+}
+
+void schedule_func(Func *f, int mode, int32_t npred, SchedStats *st)
 {
 	SchedStats z = {0};
 	if (!st) st = &z;
@@ -518,6 +694,7 @@ void schedule_func(Func *f, int32_t npred, SchedStats *st)
 	Cfg *c = cfg_build(f);
 	LiveSets *l = live_sets(c);
 	Sched sc = {0};
+	sc.mode = mode;
 	size_t nreg = (size_t)f->nreg + 1;
 	sc.wid = xmalloc(nreg);
 	for (int32_t g = 0; g < f->nreg; g++) sc.wid[g] = (uint8_t)ra_reg_width(f->regtype[g]);
@@ -531,48 +708,16 @@ void schedule_func(Func *f, int32_t npred, SchedStats *st)
 	for (size_t g = 0; g < nreg; g++) sc.outmark[g] = -1;
 	int32_t *rs = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	int32_t *re = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
-	int32_t nr = regions_of(f, c, rs, re), budget = 0;
+	int32_t nr = regions_of(f, c, rs, re);
 	region_live(f, c, l, rs, re, nr, &sc);
 	live_sets_free(l);
-	Peak *p0 = xcalloc((size_t)nr + 1, sizeof(Peak));
 	int32_t *ord = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	int32_t *id = xmalloc(sizeof(int32_t) * ((size_t)f->nins + 1));
 	for (int32_t i = 0; i < f->nins; i++) id[i] = i;
 	st->regions = nr;
-	/* pass 1: nvcc's peaks, and the least this heuristic reaches: the budget */
-	for (int32_t k = 0; k < nr; k++) {
-		Region r;
-		Peak got;
-		if (!region_init(&r, f, &sc, k, rs[k], re[k])) {
-			p0[k].gen = -1;         /* left alone: too many operands */
-			region_free(&r);
-			continue;
-		}
-		p0[k] = region_peak(&r, &sc, id);
-		int32_t least = better(&r, &sc, 0, p0[k], npred, ord, &got) ? got.gen : p0[k].gen;
-		if (least > budget) budget = least;
-		if (p0[k].gen > st->peak_before) st->peak_before = p0[k].gen;
-		region_free(&r);
-	}
-	/* pass 2: every region above the budget gets down to it */
-	st->peak_after = 0;
-	for (int32_t k = 0; k < nr; k++) {
-		Region r;
-		Peak got = p0[k];
-		if (p0[k].gen > budget && region_init(&r, f, &sc, k, rs[k], re[k])) {
-			region_peak(&r, &sc, id);
-			if (better(&r, &sc, budget, p0[k], npred, ord, &got) && got.gen <= budget)
-				apply(f, &r, ord, st);
-			else if (region_peak(&r, &sc, id),
-			         better(&r, &sc, 0, p0[k], npred, ord, &got))
-				apply(f, &r, ord, st);
-			else
-				got = p0[k];
-			region_free(&r);
-		}
-		if (got.gen > st->peak_after) st->peak_after = got.gen;
-	}
-	free(p0), free(ord), free(id), free(rs), free(re);
+	if (mode == SCHED_LATENCY) latency_pass(f, &sc, rs, re, nr, npred, ord, id, st);
+	else pressure_pass(f, &sc, rs, re, nr, npred, ord, id, st);
+	free(ord), free(id), free(rs), free(re);
 	free(sc.wid), free(sc.rem), free(sc.lastdef), free(sc.rdhead), free(sc.mem);
 	free(sc.outmark), free(sc.bstart), free(sc.breg);
 	scanset_free(&sc.live);

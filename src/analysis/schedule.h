@@ -17,9 +17,13 @@ typedef struct SchedStats {
 	int32_t peak_after;      /* the same after scheduling */
 } SchedStats;
 
-/* reorder f's straight-line regions to lower its peak register pressure;
-   npred: predicate registers before predicates spill to general ones (no
-   region's predicate peak is raised above it).  Fills *st if not NULL */
-void schedule_func(Func *f, int32_t npred, SchedStats *st);
+enum { SCHED_NONE, SCHED_PRESSURE, SCHED_LATENCY };   /* compiler.schedule's choices */
+
+/* reorder f's straight-line regions: SCHED_PRESSURE to lower its peak
+   register pressure (schedule.c), SCHED_LATENCY to start long-latency work
+   first as ptxas does (sched_lat.c); npred: predicate registers before
+   predicates spill to general ones (no region's predicate peak is raised
+   above it).  Fills *st if not NULL */
+void schedule_func(Func *f, int mode, int32_t npred, SchedStats *st);
 
 #endif

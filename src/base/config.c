@@ -11,7 +11,9 @@
  * Values.  Integers are decimal or 0x hex, with an optional K, M, G or T
  * suffix meaning a power of 1024 (`gpu.global_bytes = 4G`); reals are
  * anything strtod reads that is finite; booleans are 0, 1, true, false;
- * enumerations are one of their choices, spelt exactly.
+ * enumerations are one of their choices, spelt exactly, or its position
+ * as one digit (0 the first), so that a key that grew from a number or a
+ * boolean into choices keeps its old values (compiler.schedule).
  *
  * Files.  `key = value` per line; `#` starts a comment; blank lines are
  * skipped; `include = OTHER` applies another config file at that point
@@ -190,11 +192,16 @@ int config_key_parse(const ConfigKey *k, const char *value, void *field)
 	}
 	case CONFIG_ENUM: {
 		char buf[64];
-		for (int i = 0; config_choice(k, i, buf, sizeof buf); i++) {
+		int i = 0;
+		for (; config_choice(k, i, buf, sizeof buf); i++) {
 			if (!strcmp(buf, value)) {
 				*(int *)field = i;
 				return RF_OK;
 			}
+		}
+		if (value[0] >= '0' && value[0] <= '9' && !value[1] && value[0] - '0' < i) {
+			*(int *)field = value[0] - '0';     /* a choice's position (see above) */
+			return RF_OK;
 		}
 		return bad_value(k, value, "expected ");
 	}

@@ -467,6 +467,10 @@ typedef struct Module {
 	int32_t version_major, version_minor;   /* .version */
 	uint32_t target;         /* interned .target string: "sm_90", "sm_90a, texmode_independent" */
 	int32_t address_size;    /* 32 or 64 */
+	uint8_t debug;           /* `.target ..., debug` (nvcc -G); not printed, like the DWARF */
+	uint8_t kparam_cbank;    /* 1: kernel-parameter loads stand for constant-bank operands
+	                            (compiler.schedule=latency; remat.c, pass.c): timing issues
+	                            them as ALU operations (sim/tins.c) */
 	Sym *syms;       int32_t nsym;
 	Func *funcs;     int32_t nfunc;     /* kernels, functions, and ATTR_PROTO signatures */
 	int32_t *globals; int32_t nglobal;  /* module-scope Sym ids (vars and funcs), in file order;

@@ -192,6 +192,7 @@ static void target(Parser *p)
 		if (t.kind != TK_IDENT) p_error(p, "expected a target name like sm_90");
 		if (n + t.len + 3 > sizeof buf) p_error(p, ".target list too long");
 		if (lex_is(&t, "debug")) {           /* dropped with the DWARF sections */
+			p->m->debug = 1;
 			p_next(p);
 			continue;
 		}

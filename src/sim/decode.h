@@ -58,6 +58,8 @@ enum {                       /* DIns.flags */
 	DF_SPIN      = 1 << 10,  /* backward branch of a loop that polls memory (an atomic, an
 	                            ordered or volatile load): where one path of a diverged warp
 	                            spins in it, simt.c may let the warp's waiting lanes go on */
+	DF_CBANK     = 1 << 11,  /* ld of a kernel parameter read as a constant-bank operand
+	                            (Module.kparam_cbank): an ALU operation to the timing model */
 };
 
 enum {                       /* DIns.fast: hot (op, type) pairs with no modifiers */

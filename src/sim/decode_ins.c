@@ -464,6 +464,8 @@ static int decode_ld(DecodeCtx *dc, int32_t fi, const Ins *in)
 	if (e < 1 || e > 8) return dec_bad(dc, in, "loads of this type");
 	if (dec_set_addr(dc, fi, in, a)) return RF_EINPUT;
 	dec_cur(dc)->elt = (uint8_t)e;
+	if (dc->m->kparam_cbank && in->op == OP_LD && dec_cur(dc)->space == XS_KPARAM)
+		dec_cur(dc)->flags |= DF_CBANK;
 	if (dst->kind == OPK_VEC) {
 		for (int i = 0; i < dst->n && i < DINS_MAXD; i++)
 			if (dec_set_dst(dc, fi, in, &fn->vops[dst->reg + i], i)) return RF_EINPUT;

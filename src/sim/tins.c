@@ -17,6 +17,12 @@
  *          the register-file model through its issue hook.
  *          mma.sync keeps its tensor unit busy for pipe.tc.ii scaled by its
  *          multiply-adds relative to m16n16k16's 4096 (TIns.ii_shift).
+ *          Under compiler.schedule=latency a load of a kernel parameter
+ *          stands for the constant-bank operand SASS reads it as
+ *          (c[0x0][0x160]; remat.c copies it to every block that reads it):
+ *          it issues to the SP unit like the MOV R, c[0x0][..] ptxas emits
+ *          at most, not through the constant cache (DF_CBANK), so the
+ *          copies do not put cc.lat on every use's path.
  *   regs   reads: each register source, the address base, the source
  *          fragments of wmma, mma and stmatrix (Image.mma), predicate
  *          sources and the guard; writes: each destination.  A 64-bit
@@ -52,6 +58,7 @@ static uint8_t unit_of(const DIns *d, uint8_t *flags)
 	case UNIT_TENSOR: return TU_TC;
 	case UNIT_LDST:
 		if (d->op == OP_PREFETCH) return TU_NONE;
+		if (d->flags & DF_CBANK) return TU_SP;     /* MOV R, c[0x0][..] at most */
 		*flags |= TF_MEM;
 		if (oi->flags & OPF_LOAD && d->nd && d->d[0] >= 0) {
 			*flags |= TF_LOAD;

@@ -19,6 +19,7 @@
 #include "analysis/cfg.h"
 #include "analysis/interval.h"
 #include "analysis/pass.h"
+#include "analysis/schedule.h"
 #include "base.h"
 #include "config.h"
 #include "tfunc.h"
@@ -278,7 +279,7 @@ static char *ptx_dump(const char *ptx, int kind, int32_t n)
 	config_defaults(&cfg);
 	cfg.ltrf_partition = kind;
 	cfg.ltrf_regs_per_interval = n;
-	cfg.compiler_schedule = 0;       /* the goldens are of nvcc's order */
+	cfg.compiler_schedule = SCHED_NONE;   /* the goldens are of nvcc's order */
 	PassReport pr;
 	CHECK_EQ(pass_run_report(m, &cfg, &pr), RF_OK);
 	char *got = NULL;

@@ -226,7 +226,8 @@ static char *ra_dump(const char *ptx, int32_t cap, int32_t npred, int what)
 			live_free(l);
 			cfg_free(c);
 		}
-		RaOpts o = {cap, npred, what & G_ASSIGN ? out : NULL, what & G_SPILL ? out : NULL, 1};
+		RaOpts o = {.cap = cap, .npred = npred, .dump = what & G_ASSIGN ? out : NULL,
+		            .dump_spill = what & G_SPILL ? out : NULL, .verify = 1};
 		RaStats st;
 		CHECK_EQ(regalloc_func(m, i, &o, &st), RF_OK);
 		CHECK_EQ(st.conflicts, 0);
@@ -560,7 +561,7 @@ static Module *alloc_file(const char *path)
 	Module *m = text ? ptx_parse(text, len, path) : NULL;
 	free(text);
 	for (int32_t i = 0; m && i < m->nfunc; i++) {
-		RaOpts o = {prop_cap, prop_npred, NULL, NULL, 1};
+		RaOpts o = {.cap = prop_cap, .npred = prop_npred, .verify = 1};
 		RaStats st;
 		if (!m->funcs[i].has_body) continue;
 		CHECK_EQ(regalloc_func(m, i, &o, &st), RF_OK);
@@ -672,7 +673,7 @@ TEST(pass_call_counts)
 	config_defaults(&c);
 	CHECK_EQ(config_set(&c, "maxrregcount", "30"), RF_OK);
 	/* nvcc's order, so that sq needs more registers than its caller */
-	CHECK_EQ(config_set(&c, "compiler.schedule", "0"), RF_OK);
+	CHECK_EQ(config_set(&c, "compiler.schedule", "none"), RF_OK);
 	const char *why;
 	int32_t k = ir_find_func(m, "caller"), sq = ir_find_func(m, "sq");
 	CHECK_EQ(pass_reg_cap(m, sq, &c, &why), 30);
@@ -703,7 +704,7 @@ TEST(pass_regalloc_off)
 TEST(regalloc_cap_raised)
 {
 	Module *m = tf_parse(K_PAIRS);
-	RaOpts o = {1, 7, NULL, NULL, 1};
+	RaOpts o = {.cap = 1, .npred = 7, .verify = 1};
 	RaStats st;
 	CHECK_EQ(regalloc_func(m, 0, &o, &st), RF_OK);
 	CHECK_EQ(st.cap, 6);           /* fma.rn.f64 names three pairs */

@@ -220,6 +220,7 @@ TEST(regshare_golden_renaming)
 {
 	Config c;
 	config_defaults(&c);
+	CHECK_EQ(config_set(&c, "compiler.schedule", "pressure"), RF_OK);   /* the golden's order */
 	Module *m = tf_parse(K_RS);
 	CHECK_EQ(pass_run(m, &c), RF_OK);
 	Func *f = &m->funcs[0];
@@ -319,7 +320,7 @@ static void rs_visit(const Module *cm, const Func *cf, const char *path)
 {
 	Module *m = (Module *)cm;
 	int32_t fi = (int32_t)(cf - m->funcs);
-	RaOpts o = {63, 7, NULL, NULL, 0};
+	RaOpts o = {.cap = 63, .npred = 7};
 	RaStats st;
 	if (regalloc_func(m, fi, &o, &st) != RF_OK || !m->funcs[fi].phys) return;
 	Func *f = &m->funcs[fi];

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "analysis/schedule.h"
 #include "base/base.h"
 #include "sim/gpu.h"
 #include "sim/prog.h"
@@ -17,7 +18,7 @@ static int open_ptx(T *t, const char *ptx)
 {
 	Config c;
 	config_defaults(&c);
-	c.compiler_schedule = 0;         /* the checks name instructions by nvcc's index */
+	c.compiler_schedule = SCHED_NONE;   /* the checks name instructions by nvcc's index */
 	t->g = gpu_new(&c);
 	t->p = NULL;
 	if (gpu_load_ptx(t->g, ptx, strlen(ptx), "tlive.ptx", &t->p)) {

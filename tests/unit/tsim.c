@@ -1,6 +1,7 @@
 /* tsim.c -- one kernel on the timing model for the unit tests (tsim.h). */
 #include "tsim.h"
 
+#include "analysis/schedule.h"
 #include "base/base.h"
 #include "sim/prog.h"
 #include "unit.h"
@@ -12,6 +13,7 @@ Config tsim_config(void)
 	c.sim_mode = SIM_MODE_TIMING;
 	c.sm_count = 1;
 	c.sim_progress = 0;
+	c.compiler_schedule = SCHED_PRESSURE;   /* exact cycles of the allocation they were taken on */
 	return c;
 }
 
