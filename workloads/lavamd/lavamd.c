@@ -3,10 +3,10 @@
  * of NP = 8 particles per unit box, cutoff radius 1, screening a2 = 2,
  * all in double.
  *
- * Sizes (boxes): 12x2x2 (small), 32x16x20 (default), 64x32x20 (large),
- * i.e. 384, 81,920 and 327,680 particles; blocks of 128 threads, 16
+ * Sizes (boxes): 12x2x2 (small), 32x18x20 (default), 64x32x20 (large),
+ * i.e. 384, 92,160 and 327,680 particles; blocks of 128 threads, 16
  * boxes each: 4 (each with a quarter of its threads idle: nbx is not a
- * multiple of 16), 640 and 2,560 blocks.  Particles are uniform inside their box,
+ * multiple of 16), 720 and 2,560 blocks.  Particles are uniform inside their box,
  * charges uniform in [0.1, 1].
  *
  * Tolerance.  The reference is computed in long double (64-bit
@@ -106,7 +106,7 @@ static void reference(Md *m)
 
 int wl_lavamd_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int dims[][3] = { { 12, 2, 2 }, { 32, 16, 20 }, { 64, 32, 20 } };
+	static const int dims[][3] = { { 12, 2, 2 }, { 32, 18, 20 }, { 64, 32, 20 } };
 	static const char *const names[NOUT] = { "pot", "fx", "fy", "fz" };
 	Md m = { .nbx = dims[args->size][0], .nby = dims[args->size][1],
 	         .nbz = dims[args->size][2], .a2 = 2.0, .rc2 = 1.0 };
