@@ -133,12 +133,14 @@ def test_unlimited_one_cycle_baseline_is_ideal(suite):
 # On gebhart-isca11 (one SM, nothing averages out) `ideal` is 2.2% slower than
 # `baseline` on reduce (two-level, 8 active warps) and 22% faster on saxpy
 # under LRR, the same mechanism both ways; fermi-gtx480's lib (3 CTAs)
-# is 1.2% slower through DRAM row-buffer interference between its SMs, and
-# its sad (sad_search's 9 CTAs on 15 SMs, in compiler.schedule=latency's
-# order) 2.5% slower.  The band below is that worst case with a little room,
-# per workload; the suite's geometric mean, where these anomalies cancel and
-# only the register file's systematic cost remains, must not be slower at all.
-ANOMALY = 0.03
+# is 1.2% slower through DRAM row-buffer interference between its SMs.  The
+# band below is that worst case with a little room, per workload; the suite's
+# geometric mean, where these anomalies cancel and only the register file's
+# systematic cost remains, must not be slower at all.  Small inputs are sized
+# to keep it: a grid of a few CTAs over 15 SMs is one arrival-order draw
+# (sad's 80x48 frame, 9 CTAs, ran ideal 2.5% slower on fermi-gtx480; its
+# small frame is QCIF now, 54 CTAs).
+ANOMALY = 0.025
 CONFIGS = ["fermi-gtx480", "maxwell-ltrf", "gebhart-isca11", "hopper-h100"]
 
 

@@ -2,10 +2,10 @@
  * sad.c -- host side of sad (see sad.cu): motion search of every 16x16
  * macroblock over a +-8 pixel window, then the best vectors.
  *
- * Sizes (frame): 80x48 (small), 704x576 (4CIF, default), 1408x1152
- * (16CIF, large): 5x3, 44x36 and 88x72 macroblocks.  sad_search runs blocks of
- * 128 threads on pairs of macroblocks: 3x3 = 9 (the right column half
- * idle: 5 macroblocks across), 22x36 = 792 and 44x72 = 3,168 blocks;
+ * Sizes (frame): 176x144 (QCIF, small), 704x576 (4CIF, default), 1408x1152
+ * (16CIF, large): 11x9, 44x36 and 88x72 macroblocks.  sad_search runs blocks
+ * of 128 threads on pairs of macroblocks: 6x9 = 54 (the right column half
+ * idle: 11 macroblocks across), 22x36 = 792 and 44x72 = 3,168 blocks;
  * sad_best one block of 256 per macroblock.
  *
  * The frames: the reference is a smooth random texture plus noise, and
@@ -102,7 +102,7 @@ static void reference(const unsigned char *cur, const unsigned char *ref, int w,
 
 int wl_sad_run(const WlArgs *args, char *msg, size_t msgn)
 {
-	static const int dims[][2] = { { 80, 48 }, { 704, 576 }, { 1408, 1152 } };
+	static const int dims[][2] = { { 176, 144 }, { 704, 576 }, { 1408, 1152 } };
 	int w = dims[args->size][0], h = dims[args->size][1], nmb = (w / MB) * (h / MB);
 	size_t npix = (size_t)w * h, nsad = (size_t)nmb * NPOS * 4, nbest = (size_t)nmb * 5;
 	unsigned char *ref = malloc(npix), *cur = malloc(npix);
