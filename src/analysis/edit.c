@@ -22,6 +22,20 @@
 #include "analysis/ra_int.h"
 #include "base.h"
 
+/* a new virtual register of type t in f (remat.c, rename.c); *cap is how many
+   f->regtype has room for, doubled in the module's arena when full */
+int32_t edit_new_reg(Module *m, Func *f, int32_t *cap, PtxType t)
+{
+	if (f->nreg + 1 > *cap) {
+		*cap = 2 * (f->nreg + 1);
+		uint8_t *rt = arena_alloc(m->arena, (size_t)*cap);
+		memcpy(rt, f->regtype, (size_t)f->nreg);
+		f->regtype = rt;
+	}
+	f->regtype[f->nreg] = (uint8_t)t;
+	return f->nreg++;
+}
+
 void edit_begin(Edit *e, Module *m, Func *f)
 {
 	memset(e, 0, sizeof *e);

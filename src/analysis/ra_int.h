@@ -127,6 +127,7 @@ typedef struct Edit {
 } Edit;
 
 void edit_begin(Edit *e, Module *m, Func *f);
+int32_t edit_new_reg(Module *m, Func *f, int32_t *cap, PtxType t);   /* f's next register */
 void edit_mark(Edit *e, int32_t old);    /* what is emitted next belongs to old */
 Ins *edit_emit(Edit *e, const Ins *in);  /* append a copy; returns it */
 void edit_keep(Edit *e, const Ins *in);  /* append old instruction cur itself */

@@ -122,15 +122,7 @@ static int global_by_name(const Module *m, const Ins *in, const Operand *o)
 
 static int32_t new_reg(Remat *x, PtxType t)
 {
-	Func *f = x->f;
-	if (f->nreg + 1 > x->cap) {
-		x->cap = 2 * (f->nreg + 1);
-		uint8_t *rt = arena_alloc(x->m->arena, (size_t)x->cap);
-		memcpy(rt, f->regtype, (size_t)f->nreg);
-		f->regtype = rt;
-	}
-	f->regtype[f->nreg] = (uint8_t)t;
-	return f->nreg++;
+	return edit_new_reg(x->m, x->f, &x->cap, t);
 }
 
 static int32_t map_reg(void *ctx, int32_t reg, int is_def)
