@@ -12,7 +12,10 @@ code.  Three register-intervals (N = 16):
   I2 pcs 33-45  {R0, R1, R10..R21}                 13
   LTRF:  fetches 16 + |I1-I0| 6 + |I2-I1| 6 = 28; write-backs of the
          registers leaving the cache |I0-I1| 6 + |I1-I2| 8 = 14 (none at
-         exit).  Waits: I0 16 fills over 4 lanes, last granted at t+4,
+         exit), all at PREFETCHes, of which the 4 that pcs 12-15 write
+         (%r12..%r15) still have their results in flight at the PREFETCH
+         at pc 16: those results go to the MRF when they arrive (4 late
+         writes, 18 MRF writes).  Waits: I0 16 fills over 4 lanes, last granted at t+4,
          in at t+4+1+3 = t+8; I1 and I2 6 fills each (write-backs go to
          the MRF's write buffer), 4 + 2 over the lanes: t+6: 20 cycles.
   LTRF+: the liveness vector starts empty, so I0's 16 are allocated
@@ -25,7 +28,9 @@ code.  Three register-intervals (N = 16):
 tests/ptx/ltrf_stall.ptx: one interval {R0..R5}; the warp waits on a
 global load at pc 9 and the two-level scheduler deactivates it, then
 reactivates it when the load returns (2 activations).
-  LTRF:  6 fetched, 6 written back, 6 refetched.
+  LTRF:  6 fetched, 6 written back, 6 refetched; at the stall %r1 (the
+         load) and %r4 (pc 8's add) have results in flight: 2 late writes,
+         8 MRF writes.  One deactivation for the load, one at exit.
   LTRF+: 6 allocated unfetched at the PREFETCH; at the stall R0 and R5
          are dead (their last reads were pcs 8 and 7): 4 write-backs, 2
          avoided; reactivation refetches the 4 live ones and allocates the
@@ -69,18 +74,25 @@ def micro(name, model, tmp_path):
 WIDE = {
     "ltrf": dict(ltrf_prefetches=3, ltrf_regs_prefetched=28, ltrf_dead_fetches_avoided=0,
                  rfc_writebacks=14, rfc_dead_writebacks_avoided=0, ltrf_activations=1,
-                 ltrf_refetches=0, ltrf_wait_cycles=20, mrf_reads=28),
+                 ltrf_refetches=0, ltrf_wait_cycles=20, mrf_reads=28, mrf_writes=18,
+                 ltrf_wb_prefetch=14, ltrf_wb_deactivate=0, ltrf_wb_inflight=4,
+                 ltrf_wb_clean=0, ltrf_late_writes=4, activations=1, deact_exit=1,
+                 deact_longlat=0),
     "ltrfplus": dict(ltrf_prefetches=3, ltrf_regs_prefetched=6, ltrf_dead_fetches_avoided=22,
                      rfc_writebacks=6, rfc_dead_writebacks_avoided=8, ltrf_activations=1,
-                     ltrf_refetches=0, ltrf_wait_cycles=6, mrf_reads=6),
+                     ltrf_refetches=0, ltrf_wait_cycles=6, mrf_reads=6, mrf_writes=10,
+                     ltrf_wb_prefetch=6, ltrf_wb_inflight=4, ltrf_late_writes=4),
 }
 STALL = {
     "ltrf": dict(ltrf_prefetches=1, ltrf_regs_prefetched=6, ltrf_dead_fetches_avoided=0,
                  rfc_writebacks=6, rfc_dead_writebacks_avoided=0, ltrf_activations=2,
-                 ltrf_refetches=6, mrf_reads=12),
+                 ltrf_refetches=6, mrf_reads=12, mrf_writes=8, ltrf_wb_deactivate=6,
+                 ltrf_wb_prefetch=0, ltrf_wb_inflight=2, ltrf_late_writes=2,
+                 activations=2, deact_longlat=1, deact_longlat_l1hit=0, deact_exit=1),
     "ltrfplus": dict(ltrf_prefetches=1, ltrf_regs_prefetched=0, ltrf_dead_fetches_avoided=8,
                      rfc_writebacks=4, rfc_dead_writebacks_avoided=2, ltrf_activations=2,
-                     ltrf_refetches=4, ltrf_wait_cycles=5, mrf_reads=4),
+                     ltrf_refetches=4, ltrf_wait_cycles=5, mrf_reads=4, mrf_writes=6,
+                     ltrf_wb_deactivate=4, ltrf_wb_inflight=2, ltrf_late_writes=2),
 }
 
 
@@ -137,12 +149,50 @@ def test_suite_invariants(workload, model, tmp_path):
     assert 1 <= t["ltrf_ivl_min"] <= t["ltrf_ivl_mean"] <= t["ltrf_ivl_max"]
     assert t["ltrf_opt_min"] <= t["ltrf_opt_mean"] <= t["ltrf_opt_max"]
     assert t["ltrf_refetches"] <= 0 or t["ltrf_activations"] > 0
-    # every MRF read is a fill; every MRF write a write-back or a result that
-    # arrived after its register left the cache
-    assert t["mrf_reads"] == t["ltrf_regs_prefetched"] + t["ltrf_refetches"]
-    assert t["mrf_writes"] >= t["rfc_writebacks"]
+    check_breakdowns(t)
     if model == "ltrf":
         assert t["ltrf_dead_fetches_avoided"] == 0 and t["rfc_dead_writebacks_avoided"] == 0
+
+
+def check_breakdowns(t):
+    """the by-cause counters add up to the totals they break down"""
+    # every MRF read is a fill (PREFETCH, of which a diverged path's resume;
+    # reactivation) or an operand the cache did not hold (none here)
+    assert t["mrf_reads"] == t["ltrf_regs_prefetched"] + t["ltrf_refetches"] + \
+        t["ltrf_miss_reads"]
+    assert t["ltrf_miss_reads"] == t["rfc_reads"] - t["rfc_hits"] == 0
+    assert t["ltrf_resume_fills"] <= t["ltrf_regs_prefetched"]
+    assert t["ltrf_resume_fills"] == 0 or t["ltrf_resumes"] > 0
+    # every MRF write is a write-back (PREFETCH, resume, deactivation) or a
+    # result that arrived after its register left the cache
+    assert t["rfc_writebacks"] == t["ltrf_wb_prefetch"] + t["ltrf_wb_resume"] + \
+        t["ltrf_wb_deactivate"]
+    assert t["mrf_writes"] == t["rfc_writebacks"] + t["ltrf_late_writes"]
+    assert t["ltrf_wb_clean"] + t["ltrf_wb_inflight"] <= t["rfc_writebacks"]
+    # each warp the two-level scheduler activated left the active set once
+    # for one of the counted reasons (at the latest when it exited)
+    deact = sum(v for k, v in t.items() if k.startswith("deact_") and k != "deact_longlat_l1hit")
+    assert deact == t["activations"] == t["ltrf_activations"] > 0
+    assert t["deact_exit"] > 0 and t["deact_rfwait"] == t["deact_marked"] == 0
+    assert t["deact_longlat_l1hit"] <= t["deact_longlat"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_breakdowns_micro(model, tmp_path):
+    for name in ("wide", "stall"):
+        check_breakdowns(micro(name, model, tmp_path))
+
+
+def test_deactivation_counts_other_schedulers(tmp_path):
+    """deact_* count the two-level scheduler under any model, nothing under LRR"""
+    t, _ = stats("hotspot", "--size", "small", "-c", "gebhart-isca11", "-s", "rf.model=rfc",
+                 tmp_path=tmp_path)
+    deact = sum(v for k, v in t.items() if k.startswith("deact_") and k != "deact_longlat_l1hit")
+    assert deact == t["activations"] > 0 and t["deact_barrier"] > 0
+    assert t["ltrf_activations"] == 0
+    t, _ = stats("hotspot", "--size", "small", "-c", "fermi-gtx480", tmp_path=tmp_path)
+    assert t["activations"] == 0
+    assert all(v == 0 for k, v in t.items() if k.startswith("deact_"))
 
 
 def test_plus_saves(tmp_path):

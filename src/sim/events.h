@@ -31,6 +31,7 @@ typedef struct Event {       /* a writeback (or branch resolution) due at t */
 	uint8_t long_lat;        /* written by a long-latency load */
 	uint8_t branch;          /* resolves a branch: unpark the warp */
 	uint8_t cpa;             /* completes a cp.async of group cpa_group (async.c) */
+	uint8_t l1hit;           /* statistics: a load whose every line hit in L1 (pipe.c) */
 	uint32_t cpa_group;
 } Event;
 

@@ -216,11 +216,14 @@ static int64_t ldst(Sm *s, CU *u, Unit *un)
 		if (r != MEM_PENDING) sm_mem_done(s, id, r);
 	}
 	t += op->cc_waves;
+	int l1hit = op->nline > 0;             /* statistics (deact_longlat_l1hit) */
 	for (int i = 0; i < op->nline; i++) {
 		k->left++;
 		int64_t r = send_line(s, op, i, t + i, id);
+		if (r == MEM_PENDING || !l1_cached(s, op, i)) l1hit = 0;
 		if (r != MEM_PENDING) sm_mem_done(s, id, r);
 	}
+	s->trk[id].ev.l1hit = (uint8_t)l1hit;
 	sm_mem_done(s, id, done);              /* drop the guard */
 	return 0;
 }

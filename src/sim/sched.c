@@ -28,7 +28,9 @@
  *             paper's static rule: a warp is also suspended, once, before
  *             each instruction the compiler marks as the first reader of a
  *             long-latency load's result (TProg.llstall, tlive.c), whether
- *             or not the value has arrived.
+ *             or not the value has arrived.  Statistics: activations, and
+             deactivations by cause (deact_*, tstats.def; deact_longlat_l1hit
+             counts, at the load's writeback, those whose load hit in L1).
  *
  * A register-file model whose cache holds only the active warps
  * (RfModel.twolevel: LTRF) gets the two-level policy whatever sched.policy
@@ -97,12 +99,22 @@ static void activate(Sm *s, Sched *sc, TWarp *w)
 {
 	sc->active |= 1ull << w->lidx;
 	sc->nactive++;
+	if (s->policy == P_TWOLEVEL) s->st.activations++;
 	if (s->rf->activate) s->rf->activate(s->rfm, s->now, sc->slot[w->lidx]);
 }
 
-static void deactivate(Sm *s, Sched *sc, TWarp *w)
+/* why a warp leaves the active set: the statistics' deact_* rows */
+enum { D_LONGLAT, D_MARKED, D_BARRIER, D_ASYNC, D_YIELD, D_RFWAIT, D_EXIT };
+
+static void deactivate(Sm *s, Sched *sc, TWarp *w, int why)
 {
 	if (!(sc->active >> w->lidx & 1)) return;
+	if (s->policy == P_TWOLEVEL) {
+		TStats *t = &s->st;
+		uint64_t *n[] = {&t->deact_longlat, &t->deact_marked, &t->deact_barrier,
+		                 &t->deact_async, &t->deact_yield, &t->deact_rfwait, &t->deact_exit};
+		(*n[why])++;
+	}
 	sc->active &= ~(1ull << w->lidx);
 	sc->nactive--;
 	sc->pend_stamp[w->lidx] = ++sc->stamp;
@@ -116,6 +128,7 @@ void sched_warp_added(Sm *s, TWarp *w)
 	sc->live |= 1ull << w->lidx;
 	sc->pend_stamp[w->lidx] = ++sc->stamp;
 	w->susp_pc = -1;
+	w->ll_deact = 0;
 	if (sc->nactive < s->nactive_max) activate(s, sc, w);
 }
 
@@ -123,7 +136,7 @@ void sched_warp_exited(Sm *s, TWarp *w)
 {
 	Sched *sc = &s->sched[w->sched];
 	sc->dirty = 1;
-	deactivate(s, sc, w);
+	deactivate(s, sc, w, D_EXIT);
 	sc->live &= ~(1ull << w->lidx);
 }
 
@@ -186,7 +199,7 @@ static void after_exec(Sm *s, Sched *sc, TWarp *w, int r, const TIns *ti)
 	CtaSlot *cs = &s->cta[w->cta];
 	if (r == EX_BARRIER) {
 		sm_park(s, w, WAIT_BAR);
-		if (s->policy == P_TWOLEVEL) deactivate(s, sc, w);
+		if (s->policy == P_TWOLEVEL) deactivate(s, sc, w, D_BARRIER);
 	} else if (r == EX_DONE) {
 		sched_warp_exited(s, w);
 		sm_park(s, w, WAIT_DONE);
@@ -194,7 +207,7 @@ static void after_exec(Sm *s, Sched *sc, TWarp *w, int r, const TIns *ti)
 	} else if (ti && ti->flags & TF_BRANCH) {
 		sm_park(s, w, WAIT_BR);
 	} else if (r == EX_YIELD && s->policy == P_TWOLEVEL) {
-		deactivate(s, sc, w);          /* it sleeps or waits for another warp: let one in */
+		deactivate(s, sc, w, D_YIELD); /* it sleeps or waits for another warp: let one in */
 	}
 	if (r == EX_BARRIER || r == EX_DONE || (ti && ti->flags & TF_BARRIER))
 		sm_release_barriers(s, cs);
@@ -246,12 +259,12 @@ static int try_issue(Sm *s, Sched *sc, int li)
 	if (s->suspend_marked && s->policy == P_TWOLEVEL && s->tp->llstall[w->npc] &&
 	    w->susp_pc != w->npc) {
 		w->susp_pc = w->npc;                    /* Gebhart 3.2: suspend before it, once */
-		deactivate(s, sc, w);
+		deactivate(s, sc, w, D_MARKED);
 		return 0;
 	}
 	if (ti->cpa >= CPA_WAIT && !cpa_ready(w, ti)) {     /* its cp.async groups (async.c) */
 		sm_park(s, w, WAIT_ASYNC);
-		if (s->policy == P_TWOLEVEL) deactivate(s, sc, w);
+		if (s->policy == P_TWOLEVEL) deactivate(s, sc, w, D_ASYNC);
 		return 0;
 	}
 	int mem = 0;
@@ -259,13 +272,16 @@ static int try_issue(Sm *s, Sched *sc, int li)
 	if (hz >= 0 || (ti->flags & TF_NOREGS && w->nsb)) {
 		w->wait_bit = hz;
 		sm_park(s, w, mem ? WAIT_MEM : WAIT_SB);
-		if (mem && s->policy == P_TWOLEVEL) deactivate(s, sc, w);
+		if (mem && s->policy == P_TWOLEVEL && sc->active >> w->lidx & 1) {
+			deactivate(s, sc, w, D_LONGLAT);
+			w->ll_deact = 1;                    /* sm.c's writeback: did it hit L1? */
+		}
 		return 0;
 	}
 	int ok = s->rf->can_issue ? s->rf->can_issue(s->rfm, s->now, sc->slot[li], ti) : 1;
 	if (ok <= 0) {
 		sc->refused |= REF_RF;
-		if (ok == RF_WAIT_WARPS && s->policy == P_TWOLEVEL) deactivate(s, sc, w);
+		if (ok == RF_WAIT_WARPS && s->policy == P_TWOLEVEL) deactivate(s, sc, w, D_RFWAIT);
 		return 0;
 	}
 	issue(s, sc, w, ti, ti->unit != TU_NONE ? cu_alloc(s, ldst) : -1);

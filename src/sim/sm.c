@@ -99,8 +99,13 @@ static void writeback(Sm *s)
 		if (e.cpa) cpa_done(s, w, e.cpa_group);
 		if (((w->wait == WAIT_SB || w->wait == WAIT_MEM) &&
 		     (w->wait_bit < 0 || !sb_pending(w, w->wait_bit))) ||
-		    (e.branch && w->wait == WAIT_BR))
+		    (e.branch && w->wait == WAIT_BR)) {
+			if (w->ll_deact) {                /* the load its deactivation waited for */
+				s->st.deact_longlat_l1hit += e.l1hit;
+				w->ll_deact = 0;
+			}
 			sm_unpark(s, w);
+		}
 		else if (w->wait == WAIT_DONE && !w->inflight)
 			sm_warp_finished(s, w);
 	}

@@ -78,6 +78,7 @@ typedef struct TWarp {
 	uint8_t sched;           /* its scheduler */
 	uint8_t lidx;            /* its index inside the scheduler */
 	uint8_t active;          /* in the scheduler's active set */
+	uint8_t ll_deact;        /* statistics: deactivated waiting for wait_bit's load */
 	int32_t susp_pc;         /* two-level, sched.suspend=marked: suspended before this pc */
 	uint64_t age;            /* launch order (GTO's "oldest") */
 	uint32_t cpa_open;       /* cp.async groups committed: the id of the open group */

@@ -62,6 +62,17 @@
  * reads through; so they cost MRF writes (energy) but never delay a fill or
  * hold the warp.  No tick hook is needed, and an idle SM costs nothing.
 
+ * Statistics by cause (tstats.def), counted without touching timing: MRF
+ * reads are PREFETCH fills (ltrf_regs_prefetched, of which ltrf_resume_fills
+ * at a diverged path's resume), reactivation refetches (ltrf_refetches) and
+ * operands the cache did not hold (ltrf_miss_reads); MRF writes are
+ * write-backs at a PREFETCH, a resume or a deactivation (ltrf_wb_prefetch,
+ * _resume, _deactivate; their sum is rfc_writebacks) and results that
+ * arrived for a register no longer cached (ltrf_late_writes).  Of the
+ * write-backs, ltrf_wb_inflight had a result in flight and ltrf_wb_clean
+ * were not written since their fill (the WCB keeps dirty and in-flight bits
+ * for these counters only: the hardware has neither).
+
  * Choices where the paper is silent, and why:
  *   - Liveness (LTRF+): the dead-operand bits are tlive.c's warp-level
  *     TA_LAST marks and the write side's TA_DEAD (a value never read is not
@@ -114,6 +125,8 @@ typedef struct Wcb {         /* warp control block, and the warp's statistics st
 	uint64_t *live;          /* LTRF+: liveness bit-vector */
 	uint64_t *gone;          /* left the cache at the last write-back (in-flight readers) */
 	uint64_t *opt;           /* optimal-interval statistics: registers of the current run */
+	uint64_t *dirty;         /* statistics: written in the cache since the fill */
+	uint64_t *pend;          /* a result in flight (the scoreboard's bit) */
 	uint8_t *bank;           /* register cache address table: slot -> bank */
 	uint8_t *unused;         /* address allocation unit: free banks, a ring */
 	int32_t uhead, ucount;
@@ -213,12 +226,14 @@ static void *init_common(const RfSm *sm, int plus)
 	size_t W = (size_t)m->W;
 	for (int32_t i = 0; i < sm->nwarps; i++) {
 		Wcb *w = &m->w[i];
-		uint64_t *v = xcalloc(5 * W, sizeof *v);
+		uint64_t *v = xcalloc(7 * W, sizeof *v);
 		w->ws = v;
 		w->valid = v + W;
 		w->live = v + 2 * W;
 		w->gone = v + 3 * W;
 		w->opt = v + 4 * W;
+		w->dirty = v + 5 * W;
+		w->pend = v + 6 * W;
 		w->bank = xcalloc((size_t)m->nslots, 1);
 		w->unused = xcalloc((size_t)m->n, 1);
 		w->part = -1;
@@ -310,19 +325,33 @@ static void bank_free(Ltrf *m, Wcb *w, int32_t slot)
 	bclr(w->valid, slot);
 }
 
+/* what moves registers between the MRF and the cache (the statistics' causes) */
+enum { BY_PREFETCH, BY_RESUME, BY_ACTIVATION, BY_DEACTIVATION, BY_EXIT };
+
 /* registers of w that leave the cache go to the MRF (LTRF+: the live ones) */
-static void evict(Ltrf *m, int64_t now, int warp, int32_t slot, int exited)
+static void evict(Ltrf *m, int64_t now, int warp, int32_t slot, int by)
 {
 	Wcb *w = &m->w[warp];
+	TStats *st = m->st;
 	bank_free(m, w, slot);
 	bset(w->gone, slot);
-	if (exited) return;
-	if (m->plus && !bit(w->live, slot)) m->st->rfc_dead_writebacks_avoided++;
-	else m->st->mrf_writes++, m->st->rfc_writebacks++;   /* into the write buffer */
+	int dirty = bit(w->dirty, slot);
+	bclr(w->dirty, slot);
+	if (by == BY_EXIT) return;
+	if (m->plus && !bit(w->live, slot)) {
+		st->rfc_dead_writebacks_avoided++;
+		return;
+	}
+	st->mrf_writes++, st->rfc_writebacks++;   /* into the write buffer */
+	if (by == BY_PREFETCH) st->ltrf_wb_prefetch++;
+	else if (by == BY_RESUME) st->ltrf_wb_resume++;
+	else st->ltrf_wb_deactivate++;
+	if (bit(w->pend, slot)) st->ltrf_wb_inflight++;   /* its result will follow it */
+	else if (!dirty) st->ltrf_wb_clean++;           /* the MRF holds this value */
 }
 
 /* give slot an entry and, unless LTRF+ knows it dead, fetch it */
-static void fill(Ltrf *m, int64_t now, int warp, int32_t slot, int re)
+static void fill(Ltrf *m, int64_t now, int warp, int32_t slot, int by)
 {
 	Wcb *w = &m->w[warp];
 	if (!w->ucount) return;      /* a lone instruction naming more than N: not cached */
@@ -335,18 +364,22 @@ static void fill(Ltrf *m, int64_t now, int warp, int32_t slot, int re)
 	if (t > w->ready) w->ready = t;
 	m->st->mrf_reads++;
 	m->st->rfc_writes++;
-	if (re) m->st->ltrf_refetches++;
-	else m->st->ltrf_regs_prefetched++;
+	if (by == BY_ACTIVATION) {
+		m->st->ltrf_refetches++;
+	} else {
+		m->st->ltrf_regs_prefetched++;
+		m->st->ltrf_resume_fills += by == BY_RESUME;
+	}
 }
 
 /* fetch every register of the working set not in the cache */
-static void fetch_set(Ltrf *m, int64_t now, int warp, int re)
+static void fetch_set(Ltrf *m, int64_t now, int warp, int by)
 {
 	Wcb *w = &m->w[warp];
 	int64_t before = w->ready > now ? w->ready : now;
 	for (int32_t k = 0; k < m->W; k++)
 		for (uint64_t b = w->ws[k] & ~w->valid[k]; b; b &= b - 1)
-			fill(m, now, warp, k * 64 + __builtin_ctzll(b), re);
+			fill(m, now, warp, k * 64 + __builtin_ctzll(b), by);
 	if (w->ready > before) m->st->ltrf_wait_cycles += (uint64_t)(w->ready - now);
 }
 
@@ -413,7 +446,8 @@ static void opt_step(Ltrf *m, Wcb *w, const TIns *ti)
 
 /* make set `set` of function fn, frame base, the warp's working set: the
    registers it does not name leave the cache, the new ones come in */
-static void load_set(Ltrf *m, int64_t now, int warp, int32_t set, int32_t fn, int32_t base)
+static void load_set(Ltrf *m, int64_t now, int warp, int32_t set, int32_t fn, int32_t base,
+                     int by)
 {
 	Wcb *w = &m->w[warp];
 	const Image *img = m->sm->img;
@@ -434,8 +468,8 @@ static void load_set(Ltrf *m, int64_t now, int warp, int32_t set, int32_t fn, in
 	if (w->part < 0) return;                   /* inactive: activation fetches */
 	for (int32_t k = 0; k < m->W; k++)
 		for (uint64_t b = w->valid[k] & ~w->ws[k]; b; b &= b - 1)
-			evict(m, now, warp, k * 64 + __builtin_ctzll(b), 0);
-	fetch_set(m, now, warp, 0);
+			evict(m, now, warp, k * 64 + __builtin_ctzll(b), by);
+	fetch_set(m, now, warp, by);
 }
 
 static void prefetch(Ltrf *m, int64_t now, int warp, const TIns *ti)
@@ -449,7 +483,7 @@ static void prefetch(Ltrf *m, int64_t now, int warp, const TIns *ti)
 		ivl_close(m, w);
 		w->in_ivl = 1;
 	}
-	if (!same) load_set(m, now, warp, ti->arg, fn, base);   /* else: held, nothing to do */
+	if (!same) load_set(m, now, warp, ti->arg, fn, base, BY_PREFETCH);   /* else: held */
 }
 
 static void rf_issue(void *p, int64_t now, int warp, const TIns *ti)
@@ -474,6 +508,7 @@ static void rf_issue(void *p, int64_t now, int warp, const TIns *ti)
 	for (int i = 0; i < ti->nwr_reg; i++) {
 		int32_t s = r[ti->nrd + i] + w->base;
 		if (s < 0 || s >= m->nslots) continue;
+		if (ti->unit != TU_NONE) bset(w->pend, s);   /* until rf_write */
 		if (ann[ti->nrd + i] & TA_DEAD) bclr(w->live, s);
 		else bset(w->live, s);
 	}
@@ -493,7 +528,7 @@ static int rf_can_issue(void *p, int64_t now, int warp, const TIns *ti)
 			m->st->ltrf_resumes++;
 			ivl_close(m, w);
 			w->in_ivl = 1;
-			load_set(m, now, warp, v, fn, base);
+			load_set(m, now, warp, v, fn, base, BY_RESUME);
 		}
 	}
 	return w->ready <= now + 1;
@@ -531,6 +566,7 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, 
 		return now + 1;
 	}
 	m->st->mrf_reads++;                        /* not cached: a miss */
+	m->st->ltrf_miss_reads++;
 	return fetch(m, now, warp, reg);
 }
 
@@ -541,10 +577,14 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 	if (reg >= 0 && reg < m->nslots && bit(w->valid, reg)) {
 		if (!cache_take(m, now, w->bank[reg])) return 0;
 		m->st->rfc_writes++;
+		bset(w->dirty, reg);
+		bclr(w->pend, reg);
 		return 1;
 	}
+	if (reg >= 0 && reg < m->nslots) bclr(w->pend, reg);
 	/* not cached: straight to the MRF (its write buffer) */
 	m->st->mrf_writes++;
+	m->st->ltrf_late_writes++;
 	return 1;
 }
 
@@ -561,7 +601,7 @@ static void rf_activate(void *p, int64_t now, int warp)
 	w->uhead = 0;
 	w->ucount = m->n;
 	m->st->ltrf_activations++;
-	if (w->set >= 0) fetch_set(m, now, warp, 1);   /* mid-interval: refetch */
+	if (w->set >= 0) fetch_set(m, now, warp, BY_ACTIVATION);   /* mid-interval: refetch */
 }
 
 static void rf_deactivate(void *p, int64_t now, int warp)
@@ -573,7 +613,8 @@ static void rf_deactivate(void *p, int64_t now, int warp)
 	memset(w->gone, 0, (size_t)m->W * sizeof *w->gone);
 	for (int32_t k = 0; k < m->W; k++)
 		for (uint64_t b = w->valid[k]; b; b &= b - 1)
-			evict(m, now, warp, k * 64 + __builtin_ctzll(b), exited);
+			evict(m, now, warp, k * 64 + __builtin_ctzll(b),
+			      exited ? BY_EXIT : BY_DEACTIVATION);
 	m->pfree[(m->phead + m->pcount) % m->nparts] = w->part;
 	m->pcount++;
 	w->part = -1;
