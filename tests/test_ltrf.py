@@ -10,17 +10,18 @@ code.  Three register-intervals (N = 16):
   I0 pcs 1-15   {R0..R15}                          15 instructions
   I1 pcs 17-31  {R0..R9, R16..R21}                 15
   I2 pcs 33-45  {R0, R1, R10..R21}                 13
-  LTRF:  fetches 16 + |I1-I0| 6 + |I2-I1| 6 = 28; write-backs of the
-         registers leaving the cache |I0-I1| 6 + |I1-I2| 8 = 14 (none at
-         exit), all at PREFETCHes, of which the 4 that pcs 12-15 write
-         (%r12..%r15) still have their results in flight at the PREFETCH
-         at pc 16: those results go to the MRF when they arrive (4 late
-         writes, 18 MRF writes).  Waits: I0 16 fills over 4 lanes, last granted at t+4,
+  LTRF:  fetches 16 + |I1-I0| 6 + |I2-I1| 6 = 28; registers leaving the
+         cache |I0-I1| 6 + |I1-I2| 8 = 14 (none at exit), all at
+         PREFETCHes, of which the 4 that pcs 12-15 write (%r12..%r15)
+         still have their results in flight at the PREFETCH at pc 16:
+         those are not written back, the results go to the MRF when they
+         arrive (4 late writes), so 10 write-backs and 14 MRF writes.  Waits: I0 16 fills over 4 lanes, last granted at t+4,
          in at t+4+1+3 = t+8; I1 and I2 6 fills each (write-backs go to
          the MRF's write buffer), 4 + 2 over the lanes: t+6: 20 cycles.
   LTRF+: the liveness vector starts empty, so I0's 16 are allocated
          unfetched; I1's new R16..R21 are not yet written (6 more); its
-         leaving R10..R15 are all read later (6 write-backs); I2's leaving
+         leaving R10..R15 are all read later: %rd10's 2 written back, the
+         4 in flight written by their results; I2's leaving
          R2..R9 are dead (8 write-backs avoided), its new R10..R15 live
          (6 fetches, 4 + 2 over the lanes: t+6).
   Optimal intervals (6.5) on the trace are the same three runs.
@@ -28,14 +29,23 @@ code.  Three register-intervals (N = 16):
 tests/ptx/ltrf_stall.ptx: one interval {R0..R5}; the warp waits on a
 global load at pc 9 and the two-level scheduler deactivates it, then
 reactivates it when the load returns (2 activations).
-  LTRF:  6 fetched, 6 written back, 6 refetched; at the stall %r1 (the
-         load) and %r4 (pc 8's add) have results in flight: 2 late writes,
-         8 MRF writes.  One deactivation for the load, one at exit.
+  LTRF:  6 fetched; at the stall %r1 (the load) and %r4 (pc 8's add)
+         have results in flight: 4 written back, 2 late writes; 6
+         refetched.  One deactivation for the load, one at exit.
   LTRF+: 6 allocated unfetched at the PREFETCH; at the stall R0 and R5
-         are dead (their last reads were pcs 8 and 7): 4 write-backs, 2
-         avoided; reactivation refetches the 4 live ones and allocates the
+         are dead (their last reads were pcs 8 and 7): 2 avoided, of the
+         4 live ones %rd2's 2 written back and %r1 and %r4 in flight;
+         reactivation refetches the 4 live ones and allocates the
          2 dead ones (8 fetches avoided in all).  Its refetch waits
          1 + 1 + 3 = 5 cycles.
+
+tests/ptx/ltrf_barrier.ptx: ltrf_wide.ptx with a bar.sync as the last
+instruction of I0.  The lone warp is deactivated at it and reactivated
+when it is released, its next instruction I1's PREFETCH: it is not in the
+middle of an interval (4.2), so nothing is refetched and the PREFETCH
+fetches all 16 of I1's set.
+  LTRF:  fetches 16 + 16 + |I2-I1| 6 = 38, no refetch (before issue 21:
+         16 refetched, then 6 more at the PREFETCH: 44).
 
 Then invariants on a few suite workloads at --size small: outputs pass,
 every operand comes from the cache (rfc_hits == rfc_reads; btree's
@@ -73,26 +83,26 @@ def micro(name, model, tmp_path):
 
 WIDE = {
     "ltrf": dict(ltrf_prefetches=3, ltrf_regs_prefetched=28, ltrf_dead_fetches_avoided=0,
-                 rfc_writebacks=14, rfc_dead_writebacks_avoided=0, ltrf_activations=1,
-                 ltrf_refetches=0, ltrf_wait_cycles=20, mrf_reads=28, mrf_writes=18,
-                 ltrf_wb_prefetch=14, ltrf_wb_deactivate=0, ltrf_wb_inflight=4,
+                 rfc_writebacks=10, rfc_dead_writebacks_avoided=0, ltrf_activations=1,
+                 ltrf_refetches=0, ltrf_wait_cycles=20, mrf_reads=28, mrf_writes=14,
+                 ltrf_wb_prefetch=10, ltrf_wb_deactivate=0, ltrf_wb_inflight=4,
                  ltrf_wb_clean=0, ltrf_late_writes=4, activations=1, deact_exit=1,
                  deact_longlat=0),
     "ltrfplus": dict(ltrf_prefetches=3, ltrf_regs_prefetched=6, ltrf_dead_fetches_avoided=22,
-                     rfc_writebacks=6, rfc_dead_writebacks_avoided=8, ltrf_activations=1,
-                     ltrf_refetches=0, ltrf_wait_cycles=6, mrf_reads=6, mrf_writes=10,
-                     ltrf_wb_prefetch=6, ltrf_wb_inflight=4, ltrf_late_writes=4),
+                     rfc_writebacks=2, rfc_dead_writebacks_avoided=8, ltrf_activations=1,
+                     ltrf_refetches=0, ltrf_wait_cycles=6, mrf_reads=6, mrf_writes=6,
+                     ltrf_wb_prefetch=2, ltrf_wb_inflight=4, ltrf_late_writes=4),
 }
 STALL = {
     "ltrf": dict(ltrf_prefetches=1, ltrf_regs_prefetched=6, ltrf_dead_fetches_avoided=0,
-                 rfc_writebacks=6, rfc_dead_writebacks_avoided=0, ltrf_activations=2,
-                 ltrf_refetches=6, mrf_reads=12, mrf_writes=8, ltrf_wb_deactivate=6,
+                 rfc_writebacks=4, rfc_dead_writebacks_avoided=0, ltrf_activations=2,
+                 ltrf_refetches=6, mrf_reads=12, mrf_writes=6, ltrf_wb_deactivate=4,
                  ltrf_wb_prefetch=0, ltrf_wb_inflight=2, ltrf_late_writes=2,
                  activations=2, deact_longlat=1, deact_longlat_l1hit=0, deact_exit=1),
     "ltrfplus": dict(ltrf_prefetches=1, ltrf_regs_prefetched=0, ltrf_dead_fetches_avoided=8,
-                     rfc_writebacks=4, rfc_dead_writebacks_avoided=2, ltrf_activations=2,
-                     ltrf_refetches=4, ltrf_wait_cycles=5, mrf_reads=4, mrf_writes=6,
-                     ltrf_wb_deactivate=4, ltrf_wb_inflight=2, ltrf_late_writes=2),
+                     rfc_writebacks=2, rfc_dead_writebacks_avoided=2, ltrf_activations=2,
+                     ltrf_refetches=4, ltrf_wait_cycles=5, mrf_reads=4, mrf_writes=4,
+                     ltrf_wb_deactivate=2, ltrf_wb_inflight=2, ltrf_late_writes=2),
 }
 
 
@@ -154,6 +164,24 @@ def test_suite_invariants(workload, model, tmp_path):
         assert t["ltrf_dead_fetches_avoided"] == 0 and t["rfc_dead_writebacks_avoided"] == 0
 
 
+@pytest.mark.parametrize("model", MODELS)
+def test_no_refetch_before_prefetch(model, tmp_path):
+    t = micro("barrier", model, tmp_path)
+    assert (t["activations"], t["deact_barrier"], t["deact_exit"]) == (2, 1, 1)
+    assert t["ltrf_refetches"] == 0
+    if model == "ltrf":
+        assert t["ltrf_regs_prefetched"] == t["mrf_reads"] == 38
+    check_breakdowns(t)
+
+
+def test_one_write_per_value(tmp_path):
+    """a register evicted with its result in flight is written to the MRF
+    once (by its result), not also written back: the wide kernel's 4"""
+    t = micro("wide", "ltrf", tmp_path)
+    assert t["ltrf_wb_inflight"] == t["ltrf_late_writes"] == 4
+    assert t["mrf_writes"] == 14                # the 14 registers that left the cache
+
+
 def check_breakdowns(t):
     """the by-cause counters add up to the totals they break down"""
     # every MRF read is a fill (PREFETCH, of which a diverged path's resume;
@@ -168,7 +196,10 @@ def check_breakdowns(t):
     assert t["rfc_writebacks"] == t["ltrf_wb_prefetch"] + t["ltrf_wb_resume"] + \
         t["ltrf_wb_deactivate"]
     assert t["mrf_writes"] == t["rfc_writebacks"] + t["ltrf_late_writes"]
-    assert t["ltrf_wb_clean"] + t["ltrf_wb_inflight"] <= t["rfc_writebacks"]
+    assert t["ltrf_wb_clean"] <= t["rfc_writebacks"]
+    # a register that left the cache with its result in flight was not
+    # written back: its result is the one MRF write (LTRF+: also a dead one's)
+    assert t["ltrf_late_writes"] <= t["ltrf_wb_inflight"] or t["rfc_dead_writebacks_avoided"]
     # each warp the two-level scheduler activated left the active set once
     # for one of the counted reasons (at the latest when it exited)
     deact = sum(v for k, v in t.items() if k.startswith("deact_") and k != "deact_longlat_l1hit")
@@ -179,7 +210,7 @@ def check_breakdowns(t):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_breakdowns_micro(model, tmp_path):
-    for name in ("wide", "stall"):
+    for name in ("wide", "stall", "barrier"):
         check_breakdowns(micro(name, model, tmp_path))
 
 

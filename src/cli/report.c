@@ -4,7 +4,8 @@
  * src/api/report.c, shared with libcudart's RFSIM_STATS so that both files
  * have the same keys.  A timing run adds the cycles, IPC and occupancy,
  * register-file accesses and energy (src/energy), the scheduler-slot
- * breakdown and hit rates.
+ * breakdown and hit rates; under a two-level scheduler its deactivations
+ * by cause, and under LTRF its MRF traffic by cause.
  */
 #include <string.h>
 
@@ -45,6 +46,28 @@ static void report_timing(FILE *f, const Totals *t, const Config *cfg)
 	        (double)s->stall_idle * sl, (double)s->stall_rf * sl, (double)s->stall_mem * sl,
 	        (double)s->stall_scoreboard * sl, (double)s->stall_barrier * sl,
 	        (double)s->stall_other * sl);
+	if (s->activations) {
+		double k = t->warp_insts ? 1000.0 / (double)t->warp_insts : 0;
+		fprintf(f, "%-20s %.1f per 1000 warp instructions: load %.1f (L1 hit %.1f), "
+		        "barrier %.1f, exit %.1f, other %.1f\n", "deactivations",
+		        (double)s->activations * k, (double)s->deact_longlat * k,
+		        (double)s->deact_longlat_l1hit * k, (double)s->deact_barrier * k,
+		        (double)s->deact_exit * k,
+		        (double)(s->deact_marked + s->deact_async + s->deact_yield + s->deact_rfwait) * k);
+	}
+	if (s->ltrf_prefetches) {
+		fprintf(f, "%-20s intervals of %.1f instructions (optimal %.1f); MRF reads %llu "
+		        "PREFETCH + %llu refetch + %llu miss, writes %llu PREFETCH + %llu "
+		        "deactivation + %llu resume + %llu late\n", "ltrf",
+		        s->ltrf_intervals ? (double)s->ltrf_ivl_insts / (double)s->ltrf_intervals : 0,
+		        s->ltrf_opt_intervals ? (double)s->ltrf_opt_insts /
+		                                (double)s->ltrf_opt_intervals : 0,
+		        (unsigned long long)s->ltrf_regs_prefetched,
+		        (unsigned long long)s->ltrf_refetches, (unsigned long long)s->ltrf_miss_reads,
+		        (unsigned long long)s->ltrf_wb_prefetch,
+		        (unsigned long long)s->ltrf_wb_deactivate,
+		        (unsigned long long)s->ltrf_wb_resume, (unsigned long long)s->ltrf_late_writes);
+	}
 	fprintf(f, "%-20s L1 %.1f%%, L2 %.1f%%, constant %.1f%%; DRAM %.2f MB\n", "hit rates",
 	        100 * tstats_rate(s->l1_hits, s->l1_misses),
 	        100 * tstats_rate(s->l2_hits, s->l2_misses),

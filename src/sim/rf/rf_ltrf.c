@@ -45,11 +45,18 @@
  *            edge inside an interval) fetches nothing and costs only its
  *            issue slot.
  *   deactivation (4.2 "Warp Stall")  the warp's cached registers are
- *            written back (LTRF: its whole working set; LTRF+: the live
- *            ones, the rest counted in rfc_dead_writebacks_avoided), its
- *            partition and banks return to the queues.  A warp that exited
- *            writes back nothing.  Reactivation in the middle of a subgraph
- *            refetches the working set (LTRF+: its live registers).
+ *            written back (LTRF: its whole working set, 3.2; LTRF+: the
+ *            live ones, 4.2, the rest counted in
+ *            rfc_dead_writebacks_avoided), its partition and banks return
+ *            to the queues.  A warp that exited writes back nothing.
+ *            Reactivation in the middle of a subgraph refetches the
+ *            working set (LTRF+: its live registers); a warp whose next
+ *            instruction is a PREFETCH of another set (or a resume in
+ *            another subgraph) is not in the middle of one (4.2), and
+ *            fetches only what that PREFETCH names (until issue 21 it
+ *            refetched the old set first: on maxwell-ltrf 0.15% of the
+ *            suite's MRF reads, all of them hotspot's, deactivated at a
+ *            barrier before a PREFETCH: 10% of its reads).
  *
  * Fills are scheduled when they are asked for, first come first served:
  * each MRF bank port and each crossbar lane keeps the cycle it is next
@@ -69,11 +76,40 @@
  * write-backs at a PREFETCH, a resume or a deactivation (ltrf_wb_prefetch,
  * _resume, _deactivate; their sum is rfc_writebacks) and results that
  * arrived for a register no longer cached (ltrf_late_writes).  Of the
- * write-backs, ltrf_wb_inflight had a result in flight and ltrf_wb_clean
- * were not written since their fill (the WCB keeps dirty and in-flight bits
- * for these counters only: the hardware has neither).
+ * write-backs, ltrf_wb_clean were not written since their fill (the WCB
+ * keeps a dirty bit for this counter only: the paper's hardware has none);
+ * ltrf_wb_inflight counts the registers that left the cache with a result
+ * in flight and were not written back (below).
 
  * Choices where the paper is silent, and why:
+ *   - A register whose result is still in flight when it leaves the cache
+ *     (a PREFETCH or a deactivation right after the instruction that
+ *     writes it; typically the load a deactivation waits for) is not
+ *     written back: its entry holds no value of the working set yet, and
+ *     the result, when it arrives, is written to the MRF (ltrf_late_writes)
+ *     -- one MRF write per value.  The scoreboard's pending bit tells the
+ *     hardware which entries these are (Wcb.pend mirrors it).  Until issue
+ *     21 the stale entry was written back as well, two MRF writes for one
+ *     value: on sgemm (maxwell-ltrf, rf.tech=7) a third of LTRF's MRF
+ *     writes (1.65x the baseline's, now 1.11x; the suite's 1.04x, now
+ *     0.93x; no change in timing).
+ *   - Every register leaving the cache is written back, clean or not
+ *     (LTRF; LTRF+ skips dead ones): 3.2 writes back "the entire register
+ *     working-set" at a deactivation, and the WCB (4.1, Figure 7) has
+ *     valid, working-set and liveness bits but no dirty bit, so a PREFETCH
+ *     cannot tell a clean register from a written one either.
+ *     ltrf_wb_clean counts what a dirty bit would save.
+ *   - Deactivation is the two-level scheduler's (sched.c), as in GPGPU-Sim
+ *     3.2.2's two_level_active scheduler that LTRF ran: a warp leaves the
+ *     active set when its next instruction needs a global, local or
+ *     texture load's result that has not arrived, when it waits at a
+ *     barrier (or the active set could fill with warps whose partners are
+ *     pending: a deadlock), and when it exits.  3.2 names "a long latency
+ *     operation, such as a data cache miss"; on maxwell-ltrf global loads
+ *     bypass L1 (GPGPU-Sim's gmem_skip_L1D), so every such wait is for an
+ *     L2 or DRAM access (deact_longlat_l1hit counts the exceptions: local
+ *     memory, such as a call's arguments, that hit in L1; 0.7 of the
+ *     suite's 47 deactivations per 1000 warp instructions).
  *   - Liveness (LTRF+): the dead-operand bits are tlive.c's warp-level
  *     TA_LAST marks and the write side's TA_DEAD (a value never read is not
  *     made live), applied when the instruction issues -- the bits travel
@@ -342,12 +378,15 @@ static void evict(Ltrf *m, int64_t now, int warp, int32_t slot, int by)
 		st->rfc_dead_writebacks_avoided++;
 		return;
 	}
+	if (bit(w->pend, slot)) {        /* no value yet: its result goes to the MRF */
+		st->ltrf_wb_inflight++;
+		return;
+	}
 	st->mrf_writes++, st->rfc_writebacks++;   /* into the write buffer */
 	if (by == BY_PREFETCH) st->ltrf_wb_prefetch++;
 	else if (by == BY_RESUME) st->ltrf_wb_resume++;
 	else st->ltrf_wb_deactivate++;
-	if (bit(w->pend, slot)) st->ltrf_wb_inflight++;   /* its result will follow it */
-	else if (!dirty) st->ltrf_wb_clean++;           /* the MRF holds this value */
+	st->ltrf_wb_clean += !dirty;             /* the MRF holds this value already */
 }
 
 /* give slot an entry and, unless LTRF+ knows it dead, fetch it */
@@ -588,6 +627,21 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 	return 1;
 }
 
+/* is the warp's next instruction in another subgraph than the set it holds
+   (a PREFETCH of another set, or a diverged path's resume)?  Then it is not
+   "in the middle of a register-interval" (4.2): the PREFETCH or the resume
+   (rf_can_issue) fetches what the warp needs, and a refetch of the old set
+   would be thrown away */
+static int at_new_set(const Ltrf *m, int warp)
+{
+	const Wcb *w = &m->w[warp];
+	const Warp *fw = &m->sm->fw[warp];
+	int32_t pc = warp_pc(fw);
+	if (pc < 0 || fw->state == W_DONE || m->pcset[pc] < 0) return 0;
+	return m->pcset[pc] != w->set || m->sm->img->code[pc].func != w->func ||
+	       fw->rbase != w->base;
+}
+
 static void rf_activate(void *p, int64_t now, int warp)
 {
 	Ltrf *m = p;
@@ -601,7 +655,8 @@ static void rf_activate(void *p, int64_t now, int warp)
 	w->uhead = 0;
 	w->ucount = m->n;
 	m->st->ltrf_activations++;
-	if (w->set >= 0) fetch_set(m, now, warp, BY_ACTIVATION);   /* mid-interval: refetch */
+	if (w->set >= 0 && !at_new_set(m, warp))
+		fetch_set(m, now, warp, BY_ACTIVATION);   /* mid-interval: refetch */
 }
 
 static void rf_deactivate(void *p, int64_t now, int warp)
@@ -623,6 +678,7 @@ static void rf_deactivate(void *p, int64_t now, int warp)
 		opt_close(m, w);
 		memset(w->ws, 0, 3 * (size_t)m->W * sizeof *w->ws);   /* ws, valid, live; gone
 		                                                   serves in-flight reads */
+		memset(w->pend, 0, (size_t)m->W * sizeof *w->pend);
 		w->set = -1;
 		w->in_ivl = 0;
 		w->ready = 0;
