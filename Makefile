@@ -79,9 +79,14 @@ ptx:
 unit: $(BUILD)/unit
 	$(BUILD)/unit
 
+# the test files run on every core when pytest-xdist is there (scripts/setup
+# installs it): TEST_JOBS=1 runs them one after another; a file's tests stay
+# on one worker (--dist loadfile), so its module fixtures run once
+TEST_JOBS ?= auto
+XDIST = $(shell python3 -c 'import xdist' 2>/dev/null && echo -n $(TEST_JOBS) --dist loadfile)
 test: all
 	$(BUILD)/unit
-	RFSIM=$(abspath $(BUILD)/rfsim) python3 -m pytest -q tests
+	RFSIM=$(abspath $(BUILD)/rfsim) python3 -m pytest -q $(XDIST) tests
 
 san:
 	$(MAKE) BUILD=build-san OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" test

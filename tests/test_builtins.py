@@ -34,11 +34,10 @@ def test_printf_formats_every_argument_kind_per_lane_in_order():
         ], p.stdout
 
 
-def test_failed_assert_stops_the_kernel_with_cudas_message():
+def test_failed_assert_stops_the_kernel_with_cudas_message(tmp_path):
     # thread 2 holds 200: x = {0, 1, 200} written as raw little-endian bytes
     data = (0).to_bytes(4, "little") + (1).to_bytes(4, "little") + (200).to_bytes(4, "little")
-    f = ROOT / "build" / "assert_input.bin"
-    f.parent.mkdir(exist_ok=True)
+    f = tmp_path / "assert_input.bin"
     f.write_bytes(data)
     args = ARGS.copy()
     args[5] = f"buf:u32:3:file={f}"

@@ -44,6 +44,7 @@ device attribute through both APIs in devattr.c -- always run.  The library is t
 sanitizer runtime preloaded).
 """
 
+import fcntl
 import json
 import os
 import re
@@ -222,6 +223,11 @@ def built(tmp_path_factory):
         pytest.skip("nvcc not found")
     d = PROG_DIR
     d.mkdir(parents=True, exist_ok=True)
+    # test_cudart_differential.py shares this fixture and may run at once in
+    # another pytest-xdist worker: one builds while the other waits, then
+    # finds every program up to date
+    lock = open(d / ".lock", "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
     jobs = {name: (d / name, [SRC / f for f in ([src] if isinstance(src, str) else src)], flags)
             for name, (src, flags) in PROGRAMS.items()}
     for w in WORKLOADS:
@@ -231,7 +237,10 @@ def built(tmp_path_factory):
         jobs[f"wl_{w}"] = (d / f"wl_{w}", srcs, WL_FLAGS + [f"-DWL={w}", "-I", str(wl)])
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as ex:
         futures = {name: ex.submit(nvcc, *job) for name, job in jobs.items()}
-        return {name: f.result() for name, f in futures.items()}
+        try:
+            return {name: f.result() for name, f in futures.items()}
+        finally:
+            lock.close()
 
 
 # ---- the library itself (no toolkit needed) --------------------------------
