@@ -10,7 +10,7 @@ SAN     ?=
 WARN    = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wno-unused-parameter $(WERROR)
 CFLAGS  += -std=c11 -g $(OPT) $(WARN) -ffp-contract=off -fno-strict-aliasing \
-           -D_GNU_SOURCE -I. -Isrc -Isrc/api -Isrc/ptx -Isrc/base -I$(BUILD)/gen $(SAN)
+           -D_GNU_SOURCE -I. -Isrc -I$(BUILD)/gen $(SAN)
 LDLIBS  += -lm
 LDFLAGS += $(SAN)
 
@@ -42,6 +42,12 @@ $(BUILD)/rfsim: $(OBJ_CLI) $(OBJ_WL) $(OBJ_CAL) $(BUILD)/librfsim.a
 
 $(BUILD)/unit: $(OBJ_UT) $(OBJ_WL) $(BUILD)/librfsim.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# rfsim's own sources include by the path from src/ ("base/base.h"); the
+# workloads and the calibration benchmarks are CUDA driver-API programs and
+# include <cuda.h>, which for rfsim's build is src/api/cuda.h (as for the
+# command's sources that include their headers: workloads.h, cal.h)
+$(OBJ_WL) $(OBJ_CAL) $(OBJ_CLI): CFLAGS += -Isrc/api
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -9,7 +9,7 @@
  * config_set_kv, and the result is printed as `rfsim config` prints it.
  */
 #include "fuzz.h"
-#include "json.h"
+#include "base/json.h"
 
 static FILE *null_out;
 

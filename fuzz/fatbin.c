@@ -13,7 +13,7 @@
  * choose the device's compute capability (max_arch).
  */
 #include "fuzz.h"
-#include "src/cudart/rt.h"
+#include "cudart/rt.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

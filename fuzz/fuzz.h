@@ -25,8 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "config.h"
+#include "base/base.h"
+#include "base/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

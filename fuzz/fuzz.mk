@@ -76,7 +76,7 @@ $(FZ)/%: fuzz/%.c fuzz/fuzz.h $(FZ)/libfuzz.a $(OBJ_WL) $(BUILD)/librfsim.a
 # the seed generator is a plain program
 $(FZ)/mkseeds: fuzz/seeds.c src/exp/experiments.def src/base/config.def src/ptx/ops.def
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 $(WARN) -D_GNU_SOURCE -I. -o $@ $< -lzstd -llz4
+	$(CC) -std=c11 -O1 $(WARN) -D_GNU_SOURCE -Isrc -o $@ $< -lzstd -llz4
 
 $(FZ)/seeds.stamp: $(FZ)/mkseeds $(FZ_PTX) $(wildcard configs/*.cfg) fuzz/fuzz.mk
 	@rm -rf $(FZ)/seeds

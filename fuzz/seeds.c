@@ -214,7 +214,7 @@ static void sweeps(const char *dir)
 {
 	static const char *const text[] = {
 #define EXP(n, p, f, d, s, pl, pub) s,
-#include "src/exp/experiments.def"
+#include "exp/experiments.def"
 #undef EXP
 	};
 	Buf b = {0};
@@ -274,7 +274,7 @@ static void dict(const char *target, const char *out, int nfile, char **files)
 #define CE(f, k, ...) k,
 #define CB(f, k, ...) k,
 #define CS(f, k, ...) k,
-#include "src/base/config.def"
+#include "base/config.def"
 #undef CI
 #undef CF
 #undef CE
@@ -283,7 +283,7 @@ static void dict(const char *target, const char *out, int nfile, char **files)
 	};
 	static const char *const ops[] = {
 #define X(id, name, ...) name,
-#include "src/ptx/ops.def"
+#include "ptx/ops.def"
 #undef X
 	};
 	FILE *f = fopen(out, "w");

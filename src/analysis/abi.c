@@ -23,7 +23,7 @@
 #include "analysis/cfg.h"
 #include "analysis/live.h"
 #include "analysis/ra_int.h"
-#include "base.h"
+#include "base/base.h"
 
 enum { RET_ADDR = 20,        /* R20:R21: the return address */
        CALLEE_SAVED = 16 };  /* values live across a call: R16 upwards */

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 /* registers ptxas counts beyond those the code names, on sm_70 and later:
    R1, the stack pointer every kernel sets up (ABI_SP), and two more that

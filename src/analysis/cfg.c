@@ -23,12 +23,12 @@
  * into them.  Predecessor lists come out sorted by source block.  Then
  * dom.c and loop.c fill in the rest of the Cfg (see cfg.h).
  */
-#include "cfg.h"
+#include "analysis/cfg.h"
 
 #include <assert.h>
 #include <stdlib.h>
 
-#include "base.h"
+#include "base/base.h"
 
 enum { XFER = OPF_BRANCH | OPF_RET | OPF_EXIT };
 

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 typedef struct Block {
 	int32_t first, last;     /* instructions [first, last]; exit: nins, nins - 1 */

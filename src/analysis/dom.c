@@ -41,12 +41,12 @@
  * orders the reconvergence points of nested divergent regions (live_div.c,
  * and the timing model's sim/tlive.c).
  */
-#include "cfg.h"
+#include "analysis/cfg.h"
 
 #include <assert.h>
 #include <stdlib.h>
 
-#include "base.h"
+#include "base/base.h"
 
 typedef struct Csr {         /* adjacency lists: adj[off[v] .. off[v + 1]) */
 	int32_t n;

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "analysis/ra_int.h"
-#include "base.h"
+#include "base/base.h"
 
 /* a new virtual register of type t in f (remat.c, rename.c); *cap is how many
    f->regtype has room for, doubled in the module's arena when full */

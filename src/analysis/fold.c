@@ -27,7 +27,7 @@
 
 #include "analysis/live.h"
 #include "analysis/ra_int.h"
-#include "base.h"
+#include "base/base.h"
 
 enum { MAXOPR = 1 + INS_MAXOPD * 256, MAXOFF = 1 << 23 };
 

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 /* fold f's chains of 64-bit constant additions into the addresses that
    read them; returns how many additions were deleted */

@@ -55,7 +55,7 @@
 #include <string.h>
 
 #include "analysis/ra_int.h"
-#include "base.h"
+#include "base/base.h"
 
 int ra_reg_width(PtxType t)
 {

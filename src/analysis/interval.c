@@ -54,7 +54,7 @@
 #include <string.h>
 
 #include "analysis/live.h"
-#include "base.h"
+#include "base/base.h"
 
 enum { MAXSLOT = 1 + INS_MAXOPD * 256 };
 

@@ -34,7 +34,7 @@
 #include <stdio.h>
 
 #include "analysis/cfg.h"
-#include "ir.h"
+#include "ptx/ir.h"
 
 enum { PART_NONE, PART_INTERVAL, PART_STRAND };   /* ltrf.partition choices, in order */
 

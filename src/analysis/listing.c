@@ -29,8 +29,8 @@
 
 #include "analysis/cfg.h"
 #include "analysis/live.h"
-#include "base.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "ptx/ptx.h"
 
 const int listing_pct[NPCT] = {0, 25, 50, 75, 90, 100};
 

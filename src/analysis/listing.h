@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 enum { NPCT = 6 };
 extern const int listing_pct[NPCT];          /* 0, 25, 50, 75, 90, 100 */

@@ -43,13 +43,13 @@
  * Not modelled: the carry flag of add.cc/addc (no register id), special
  * registers (read-only, not allocated).
  */
-#include "live.h"
+#include "analysis/live.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "base/base.h"
 
 enum { MAXSLOT = 1 + INS_MAXOPD * 256 };   /* reads or writes of one instruction */
 

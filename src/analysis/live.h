@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cfg.h"
+#include "analysis/cfg.h"
 
 enum { LIVE_MORE = 1 << 30 };    /* in use_remain: the value outlives its block */
 

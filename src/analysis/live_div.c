@@ -40,12 +40,12 @@
  * storage is shared by the lanes of a warp and that drops dead values
  * (register file caches with dead-value elision).
  */
-#include "live.h"
+#include "analysis/live.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "base/base.h"
 
 static int divergent(const Cfg *c, int32_t b)
 {

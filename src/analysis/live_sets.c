@@ -26,13 +26,13 @@
  * search from r's writing blocks need only enter blocks where r is live:
  * again proportional to r's live range.
  */
-#include "live.h"
+#include "analysis/live.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "base/base.h"
 
 enum { MAXSLOT = 1 + INS_MAXOPD * 256 };   /* reads or writes of one instruction */
 

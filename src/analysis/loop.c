@@ -46,12 +46,12 @@
  * own pass; here only the block-level partition is kept, with the length
  * of the sequence and the size of its limit.
  */
-#include "cfg.h"
+#include "analysis/cfg.h"
 
 #include <assert.h>
 #include <stdlib.h>
 
-#include "base.h"
+#include "base/base.h"
 
 /* ---- natural loops ------------------------------------------------------ */
 

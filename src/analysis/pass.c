@@ -69,8 +69,8 @@
 #include "analysis/fold.h"
 #include "analysis/remat.h"
 #include "analysis/rename.h"
-#include "base.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "ptx/ptx.h"
 
 typedef struct Dumps { int c, l, d, s, a, p, r, i, m; } Dumps;
 

@@ -11,7 +11,7 @@
 #include "analysis/regmutex.h"
 #include "analysis/schedule.h"
 #include "base/config.h"
-#include "ir.h"
+#include "ptx/ir.h"
 
 typedef struct PassFunc {    /* what the pipeline did to one function */
 	SchedStats sched;        /* instruction scheduling (zero if compiler.schedule=none) */

@@ -39,8 +39,8 @@
 
 #include "analysis/ra_int.h"
 #include "base/config.h"
-#include "base.h"
-#include "json.h"
+#include "base/base.h"
+#include "base/json.h"
 
 int ltrf_partition_of(const Config *cfg)
 {

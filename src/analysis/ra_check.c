@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "analysis/ra_int.h"
-#include "base.h"
+#include "base/base.h"
 
 /* do registers a and b, coloured, share a slot? */
 static int clash(Ra *ra, int32_t a, int32_t b)

@@ -69,7 +69,7 @@
 #include <string.h>
 
 #include "analysis/ra_int.h"
-#include "base.h"
+#include "base/base.h"
 
 enum { MAXCAP = 255, MAXROUNDS = 64 };
 

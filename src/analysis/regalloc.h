@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 typedef struct RaOpts {
 	int32_t cap;             /* 32-bit registers one thread may use (>= 1) */

@@ -93,7 +93,7 @@
 
 #include "analysis/occupancy.h"
 #include "analysis/ra_int.h"
-#include "base.h"
+#include "base/base.h"
 #include "base/rftech.h"
 
 /* ---- step 1: the registers a warp needs ------------------------------------- */

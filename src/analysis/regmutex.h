@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "base/config.h"
-#include "ir.h"
+#include "ptx/ir.h"
 
 typedef struct RmPick {      /* the |Es| choice for one kernel (section III-A2) */
 	int32_t regs;            /* registers per thread: |Bs| + |Es| */

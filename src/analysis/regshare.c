@@ -78,7 +78,7 @@
 #include <string.h>
 
 #include "analysis/cfg.h"
-#include "base.h"
+#include "base/base.h"
 #include "base/rftech.h"
 
 /* ---- launch arithmetic (§4.1) and hardware cost (§6) ---------------------------- */

@@ -13,7 +13,7 @@
 
 #include "analysis/occupancy.h"
 #include "base/config.h"
-#include "ir.h"
+#include "ptx/ir.h"
 
 typedef struct RsLaunch {    /* one kernel's CTAs per SM with and without sharing */
 	double t;                /* the threshold t, 0 < t <= 1 (1 - t is the shared part) */

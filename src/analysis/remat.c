@@ -57,7 +57,7 @@
 #include "analysis/cfg.h"
 #include "analysis/live.h"
 #include "analysis/ra_int.h"
-#include "base.h"
+#include "base/base.h"
 
 enum { MAXOPR = 1 + INS_MAXOPD * 256 };
 

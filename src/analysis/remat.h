@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 /* give every reader of a kernel-parameter value of kernel f, or of a
    constant or variable address of any function f, its own copy of the

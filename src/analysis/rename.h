@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 /* rename f's block-local values in place; returns how many writes got a
    fresh register */

@@ -38,7 +38,7 @@
 
 #include "analysis/ra_int.h"
 #include "analysis/regmutex.h"
-#include "base.h"
+#include "base/base.h"
 
 enum { M_TOP, M_REL, M_ACQ, M_MIXED };
 

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "analysis/rm_int.h"
-#include "base.h"
+#include "base/base.h"
 
 static int32_t find(int32_t *par, int32_t x)
 {

@@ -102,7 +102,7 @@
 
 #include "analysis/regmutex.h"
 #include "analysis/rm_int.h"
-#include "base.h"
+#include "base/base.h"
 
 static int divergent(const Cfg *c, int32_t b)
 {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "analysis/live.h"
-#include "ir.h"
+#include "ptx/ir.h"
 
 typedef struct Region {
 	const Func *f;

@@ -65,7 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "base/base.h"
 
 enum { MC_NONE, MC_LOAD, MC_STORE, MC_ORDER };   /* memory classes */
 

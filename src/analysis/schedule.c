@@ -74,7 +74,7 @@
 #include "analysis/live.h"
 #include "analysis/ra_int.h"
 #include "analysis/sched_int.h"
-#include "base.h"
+#include "base/base.h"
 
 enum { MAXOPR = 64,          /* reads or writes of one instruction we handle */
        MAXREGION = 4096,     /* longer regions keep nvcc's order (quadratic choice) */

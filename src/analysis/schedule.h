@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 typedef struct SchedStats {
 	int32_t regions;         /* straight-line regions considered */

@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "analysis/ra_int.h"
-#include "base.h"
+#include "base/base.h"
 
 enum { SP_MEM = 1, SP_REMAT, SP_PREDREG };
 

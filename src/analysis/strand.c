@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "base/base.h"
 
 int strand_long_latency(const Ins *in)
 {

@@ -12,7 +12,7 @@
 #define RFSIM_API_API_H
 
 #include "base/config.h"
-#include "cuda.h"
+#include "api/cuda.h"
 #include "sim/gpu.h"
 
 /* the config later contexts' GPUs are built from (copied) */

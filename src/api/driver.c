@@ -24,7 +24,7 @@
 #include "api/api.h"
 #include "base/base.h"
 #include "base/rftech.h"
-#include "cuda.h"
+#include "api/cuda.h"
 #include "sim/gpu.h"
 
 struct CUctx_st {
@@ -94,7 +94,7 @@ CUresult cuGetErrorName(CUresult error, const char **pStr)
 	if (!pStr) return CUDA_ERROR_INVALID_VALUE;
 	switch (error) {
 #define X(name, value, desc) case name: *pStr = #name; return CUDA_SUCCESS;
-#include "cuerrors.def"
+#include "api/cuerrors.def"
 #undef X
 	}
 	*pStr = NULL;
@@ -106,7 +106,7 @@ CUresult cuGetErrorString(CUresult error, const char **pStr)
 	if (!pStr) return CUDA_ERROR_INVALID_VALUE;
 	switch (error) {
 #define X(name, value, desc) case name: *pStr = desc; return CUDA_SUCCESS;
-#include "cuerrors.def"
+#include "api/cuerrors.def"
 #undef X
 	}
 	*pStr = NULL;
@@ -165,7 +165,7 @@ static int dev_attr(int a, const Config *c, long long *v)
 #define DA(name, num, rtname, value) case num: *v = (value); return 1;
 #define DP(name, num, rtname, field, value) DA(name, num, rtname, value)
 #define DD(name, num, value) DA(name, num, -, value)
-#include "devattr.def"
+#include "api/devattr.def"
 #undef DA
 #undef DP
 #undef DD

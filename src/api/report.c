@@ -29,7 +29,7 @@
  * is identical between two runs of the same command (DESIGN.md:
  * deterministic), which tests/test_cli.py checks.
  */
-#include "report.h"
+#include "api/report.h"
 
 #include <errno.h>
 #include <stdio.h>

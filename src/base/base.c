@@ -10,7 +10,7 @@
  * file is read, and a clear refusal beats running out of memory.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "base.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <stdarg.h>

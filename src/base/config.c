@@ -26,7 +26,7 @@
  * itself first (config_add_dir).  Anything with a '/' or ending in .cfg is a
  * path.
  */
-#include "config.h"
+#include "base/config.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -38,8 +38,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "json.h"
+#include "base/base.h"
+#include "base/json.h"
 
 /* rf.model's choices are the register-file models, listed once in models.def */
 static const char rf_model_choices[] = ""
@@ -59,7 +59,7 @@ static const ConfigKey keys[] = {
 	{k, h, CONFIG_BOOL, offsetof(Config, f), d, 0, 1, 0, 0, 0, NULL, NULL},
 #define CS(f, k, d, ch, h) \
 	{k, h, CONFIG_STR, offsetof(Config, f), 0, 0, 0, 0, 0, 0, ch, d},
-#include "config.def"
+#include "base/config.def"
 #undef CI
 #undef CF
 #undef CE

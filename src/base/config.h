@@ -33,7 +33,7 @@ typedef struct Config {
 #define CE(f, k, d, ch, h) int f;
 #define CB(f, k, d, h) int f;
 #define CS(f, k, d, ch, h) char f[CONFIG_STR_MAX];
-#include "config.def"
+#include "base/config.def"
 #undef CI
 #undef CF
 #undef CE

@@ -6,7 +6,7 @@
  * place commas, newlines and indentation.  Nothing is buffered beyond
  * stdio, so a stats file of any size costs a few hundred bytes of state.
  */
-#include "json.h"
+#include "base/json.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "base/base.h"
 
 enum { MAXDEPTH = 64 };
 

@@ -51,10 +51,10 @@
 #include "analysis/pass.h"
 #include "analysis/regmutex.h"
 #include "analysis/regshare.h"
-#include "base.h"
-#include "cli.h"
-#include "json.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "cli/cli.h"
+#include "base/json.h"
+#include "ptx/ptx.h"
 #include "../../workloads/workloads.h"
 
 typedef struct AOpts {

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "cli.h"
+#include "base/base.h"
+#include "cli/cli.h"
 #include "sim/timing.h"
 
 typedef struct Opt {

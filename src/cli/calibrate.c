@@ -24,9 +24,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "api.h"
-#include "base.h"
-#include "cli.h"
+#include "api/api.h"
+#include "base/base.h"
+#include "cli/cli.h"
 #include "exp/exp.h"
 #include "../../calibrate/cal.h"
 

@@ -28,11 +28,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "cli.h"
+#include "base/base.h"
+#include "cli/cli.h"
 #include "energy/energy.h"
 #include "sim/rf/rf.h"
-#include "wlrun.h"
+#include "cli/wlrun.h"
 
 typedef struct Cell {        /* one (workload, model) run */
 	int rc;                  /* 0 pass, 1 check failed, 2 CUDA error, 3 crashed */

@@ -32,8 +32,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base.h"
-#include "cli.h"
+#include "base/base.h"
+#include "cli/cli.h"
 
 #define MAX_COUNT (1ull << 40)   /* elements in one buffer */
 

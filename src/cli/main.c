@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "cli.h"
-#include "json.h"
+#include "base/base.h"
+#include "cli/cli.h"
+#include "base/json.h"
 #include "sim/rf/rf.h"
 
 static void help_main(FILE *f)

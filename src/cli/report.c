@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "energy/energy.h"
 
 /* pJ in the unit that keeps it below 1000 ("11.39 uJ"), into buf */

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "cli.h"
+#include "base/base.h"
+#include "cli/cli.h"
 
 /* the kernel -k names, or the file's only kernel; -1 after an error */
 static int pick_kernel(const Program *p, const char *path, const char *want)

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "base.h"
-#include "cli.h"
-#include "wlrun.h"
+#include "api/api.h"
+#include "base/base.h"
+#include "cli/cli.h"
+#include "cli/wlrun.h"
 
 int wl_parse_size(const Opts *o, WlSize *size)
 {

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "cli.h"
+#include "base/base.h"
+#include "cli/cli.h"
 #include "exp/exp.h"
 
 typedef struct XOpt {

@@ -6,7 +6,7 @@
 #define RFSIM_CLI_WLRUN_H
 
 #include "base/config.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "sim/gpu.h"
 #include "../../workloads/workloads.h"
 

@@ -27,7 +27,7 @@
 
 #include "api/api.h"
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 struct cudaArray {
 	struct cudaChannelFormatDesc desc;

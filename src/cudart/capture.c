@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 typedef struct NodeSet {
 	cudaGraphNode_t *v;

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 static unsigned device_flags;
 static enum cudaFuncCache cache_config;
@@ -108,7 +108,7 @@ static void props_from_attributes(struct cudaDeviceProp *p)
 #define DA(name, num, rtname, value)
 #define DD(name, num, value)
 #define DP(name, num, rtname, field, value) p->field = attr(CU_DEVICE_ATTRIBUTE_##name);
-#include "devattr.def"
+#include "api/devattr.def"
 #undef DA
 #undef DP
 #undef DD

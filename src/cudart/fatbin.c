@@ -56,7 +56,7 @@
 #include <zstd.h>
 
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 enum {
 	WRAPPER_MAGIC = 0x466243b1,

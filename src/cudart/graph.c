@@ -20,7 +20,7 @@
 
 #include "api/api.h"
 #include "base/base.h"
-#include "graph.h"
+#include "cudart/graph.h"
 
 static Graph **graphs;               /* live graphs the program owns, to validate handles */
 static size_t ngraphs, capgraphs;

@@ -6,7 +6,7 @@
 #ifndef RFSIM_CUDART_GRAPH_H
 #define RFSIM_CUDART_GRAPH_H
 
-#include "rt.h"
+#include "cudart/rt.h"
 
 struct CUgraphNode_st {
 	struct CUgraph_st *graph;        /* the graph it belongs to */

@@ -31,7 +31,7 @@
 
 #include "api/api.h"
 #include "base/base.h"
-#include "graph.h"
+#include "cudart/graph.h"
 
 static struct CUgraphExec_st **execs;    /* live executable graphs, to validate handles */
 static size_t nexecs, capexecs;

@@ -36,7 +36,7 @@
 #include "analysis/occupancy.h"
 #include "api/api.h"
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 enum { CONFIG_DEPTH = 16 };
 

@@ -41,7 +41,7 @@
 
 #include "api/api.h"
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 typedef struct Block {           /* one allocation the runtime handed out */
 	uintptr_t addr;              /* what the program got */

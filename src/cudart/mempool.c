@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt.h"
+#include "cudart/rt.h"
 
 struct CUmemPoolHandle_st {
 	struct cudaMemPoolProps props;

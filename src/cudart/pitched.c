@@ -21,7 +21,7 @@
 
 #include "api/api.h"
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 enum { PITCH_ALIGN = 512 };
 

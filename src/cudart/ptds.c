@@ -13,7 +13,7 @@
  * stubs.c's "not supported".  They take no lock (RT_API): the base
  * function they call does.
  */
-#include "rt.h"
+#include "cudart/rt.h"
 
 /* stream 0 of a per-thread build: the thread's default stream, which --
  * unlike the legacy stream -- does not wait for other blocking streams, so

@@ -41,7 +41,7 @@
 #include "base/base.h"
 #include "ptx/ptx.h"
 #include "sim/decode.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 struct RtModule {
 	const void *wrapper;     /* what __cudaRegisterFatBinary got: first, so never NULL */

@@ -39,7 +39,7 @@
 #include "api/api.h"
 #include "api/cuda.h"
 #include "base/config.h"
-#include "cudart.h"
+#include "cudart/cudart.h"
 
 /* ---- runtime.c: start-up, configuration, errors ---- */
 

@@ -36,7 +36,7 @@
 
 #include "api/api.h"
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 static Config cfg;
 static CUcontext ctx;
@@ -190,7 +190,7 @@ const char *cudaGetErrorName(cudaError_t error)
 	RT_API();
 	switch (error) {
 #define X(name, value, desc) case name: return #name;
-#include "rterrors.def"
+#include "cudart/rterrors.def"
 #undef X
 	}
 	return "cudaErrorUnknown";
@@ -201,7 +201,7 @@ const char *cudaGetErrorString(cudaError_t error)
 	RT_API();
 	switch (error) {
 #define X(name, value, desc) case name: return desc;
-#include "rterrors.def"
+#include "cudart/rterrors.def"
 #undef X
 	}
 	return "unrecognized error code";
@@ -223,7 +223,7 @@ cudaError_t rt_from_cu(CUresult r)
 	}
 	switch ((int)r) {            /* the codes both APIs number alike */
 #define X(name, value, desc) case value: return name;
-#include "rterrors.def"
+#include "cudart/rterrors.def"
 #undef X
 	}
 	return cudaErrorUnknown;

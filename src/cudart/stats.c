@@ -23,7 +23,7 @@
 #include "api/api.h"
 #include "api/report.h"
 #include "sim/tstats.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 /* The kernel's C++ name without its return type and parameter list ("transpose<32>" for
  * _Z9transposeILi32EEvPfPKfii) into buf, or its PTX name where it is not

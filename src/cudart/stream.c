@@ -25,7 +25,7 @@
 
 #include "api/api.h"
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 
 struct CUstream_st {
 	unsigned flags;              /* cudaStreamNonBlocking: recorded, meaningless here */

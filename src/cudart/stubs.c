@@ -24,4 +24,4 @@
 
 int rt_unsupported(const char *fn);   /* runtime.c */
 
-#include "stubs.def"
+#include "cudart/stubs.def"

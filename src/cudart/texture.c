@@ -30,7 +30,7 @@
 
 #include "api/api.h"
 #include "base/base.h"
-#include "rt.h"
+#include "cudart/rt.h"
 #include "sim/tex.h"
 
 typedef struct Rec {             /* what the program gave, for the Get* queries */

@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "exp.h"
+#include "base/base.h"
+#include "exp/exp.h"
 
 static const char *gnuplot_cmd(void)
 {

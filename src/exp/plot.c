@@ -37,8 +37,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "exp.h"
+#include "base/base.h"
+#include "exp/exp.h"
 
 /* ---- options --------------------------------------------------------- */
 

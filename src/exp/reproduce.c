@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "exp.h"
+#include "base/base.h"
+#include "exp/exp.h"
 
 typedef struct Exp {
 	const char *name, *paper, *figure, *desc, *sweep, *plot, *published;
@@ -30,7 +30,7 @@ typedef struct Exp {
 
 static const Exp exps[] = {
 #define EXP(n, p, f, d, s, pl, pub) {n, p, f, d, s, pl, pub},
-#include "experiments.def"
+#include "exp/experiments.def"
 #undef EXP
 };
 enum { NEXPS = sizeof exps / sizeof exps[0] };

@@ -31,8 +31,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "exp.h"
+#include "base/base.h"
+#include "exp/exp.h"
 
 int stat_is_host_timing(const char *key)
 {

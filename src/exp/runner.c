@@ -41,8 +41,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "exp.h"
+#include "base/base.h"
+#include "exp/exp.h"
 
 enum { PLEN = PATH_MAX + 512 };   /* a path under DIR/points: room for any name */
 

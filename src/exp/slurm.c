@@ -24,8 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "exp.h"
+#include "base/base.h"
+#include "exp/exp.h"
 
 /* s in single quotes for bash */
 static void shq(FILE *f, const char *s)

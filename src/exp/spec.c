@@ -51,10 +51,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "config.h"
-#include "exp.h"
-#include "json.h"
+#include "base/base.h"
+#include "base/config.h"
+#include "exp/exp.h"
+#include "base/json.h"
 #include "../../workloads/workloads.h"
 
 /* v, of n elements of size bytes, with room for one more: every list here grows one

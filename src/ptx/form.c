@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 /* cvt's two-source packs: d = {a, b} converted, a in the upper half */
 static int packs_pair(const Ins *in)

@@ -14,17 +14,17 @@
  *
  * ir_equal (ir_equal.c) is the printer's contract.
  */
-#include "ir.h"
+#include "ptx/ir.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "base/base.h"
 
 const OpInfo op_info[NOP_] = {
 #define X(e, name, form, unit, flags) {name, form, unit, flags},
-#include "ops.def"
+#include "ptx/ops.def"
 #undef X
 };
 

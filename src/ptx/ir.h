@@ -81,7 +81,7 @@ enum {                       /* op flags (OpInfo.flags) */
 
 typedef enum Op {
 #define X(e, name, form, unit, flags) OP_##e,
-#include "ops.def"
+#include "ptx/ops.def"
 #undef X
 	NOP_
 } Op;

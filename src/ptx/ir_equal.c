@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 typedef struct Eq {
 	const Module *a, *b;

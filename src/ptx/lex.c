@@ -16,7 +16,7 @@
  * padding of PTX pulled out of a fatbin) end it; a NUL elsewhere is an
  * error.
  */
-#include "lex.h"
+#include "ptx/lex.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -51,8 +51,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "ptx/ptx.h"
 
 typedef struct LSym {        /* one module-scope symbol of one unit */
 	char *name;              /* a copy: renaming interns strings, which moves a module's */

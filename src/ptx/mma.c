@@ -13,7 +13,7 @@
  * one per .f64 register.  The parser checks fragment sizes against this,
  * and the functional core (src/sim/exec_mma.c) maps elements to them.
  */
-#include "ir.h"
+#include "ptx/ir.h"
 
 const char *const mma_shape_name[NMMASHAPE] = {
 	"", "m16n16k16", "m32n8k16", "m8n32k16", "m16n16k8", "m8n8k4",

@@ -20,15 +20,15 @@
  *   refused  texture/surface/sampler references, .reg parameters,
  *            .calltargets/.branchtargets, directives rfsim does not know
  */
-#include "parse.h"
+#include "ptx/parse.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "ptx/ptx.h"
 
 /* ---- errors and tokens -------------------------------------------------- */
 

@@ -19,8 +19,8 @@
 
 #include <setjmp.h>
 
-#include "ir.h"
-#include "lex.h"
+#include "ptx/ir.h"
+#include "ptx/lex.h"
 
 enum { B_SYM, B_REG, B_RANGE };  /* Bind.kind */
 

@@ -35,7 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
+#include "ptx/parse.h"
 
 /* ---- types ---------------------------------------------------------------- */
 

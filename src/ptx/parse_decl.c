@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base.h"
-#include "parse.h"
+#include "base/base.h"
+#include "ptx/parse.h"
 
 enum {                       /* limits that keep hostile input from exhausting memory */
 	MAX_INIT_BYTES = 256 << 20,   /* an initialized variable */

@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base.h"
-#include "parse.h"
+#include "base/base.h"
+#include "ptx/parse.h"
 
 /* ---- functions ---------------------------------------------------------- */
 

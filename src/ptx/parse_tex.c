@@ -24,7 +24,7 @@
  */
 #include <string.h>
 
-#include "parse.h"
+#include "ptx/parse.h"
 
 static int eq(const char *s, size_t n, const char *w)
 {

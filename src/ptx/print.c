@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "ptx/ptx.h"
 
 typedef struct Out {
 	const Module *m;

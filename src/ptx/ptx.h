@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ir.h"
+#include "ptx/ir.h"
 
 /* NULL on error, with err_set("FILE:LINE:COL: message"); text need not end in NUL */
 Module *ptx_parse(const char *text, size_t len, const char *filename);

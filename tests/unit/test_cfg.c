@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "analysis/cfg.h"
-#include "base.h"
+#include "base/base.h"
 #include "tfunc.h"
 
 static char *dump(const Cfg *c, const Module *m)

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "config.h"
-#include "json.h"
+#include "base/base.h"
+#include "base/config.h"
+#include "base/json.h"
 #include "base/rftech.h"
 #include "unit.h"
 

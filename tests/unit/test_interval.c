@@ -20,8 +20,8 @@
 #include "analysis/interval.h"
 #include "analysis/pass.h"
 #include "analysis/schedule.h"
-#include "base.h"
-#include "config.h"
+#include "base/base.h"
+#include "base/config.h"
 #include "tfunc.h"
 
 static TFunc tf;

@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "base.h"
-#include "json.h"
+#include "base/base.h"
+#include "base/json.h"
 #include "unit.h"
 
 /* run fn on a writer over a memory stream; return what it wrote (malloc'd) */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "analysis/live.h"
-#include "base.h"
+#include "base/base.h"
 #include "tfunc.h"
 
 static TFunc tf;

@@ -7,8 +7,8 @@
 #include "unit.h"
 
 #include "analysis/occupancy.h"
-#include "base.h"
-#include "config.h"
+#include "base/base.h"
+#include "base/config.h"
 
 static Config cfg_named(const char *name)
 {

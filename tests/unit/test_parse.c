@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "ptx/ptx.h"
 #include "unit.h"
 
 #define HDR ".version 8.5\n.target sm_90\n.address_size 64\n"

@@ -30,8 +30,8 @@
 #include "analysis/live.h"
 #include "analysis/pass.h"
 #include "analysis/regalloc.h"
-#include "base.h"
-#include "config.h"
+#include "base/base.h"
+#include "base/config.h"
 #include "tfunc.h"
 
 #define HDR ".version 7.0\n.target sm_80\n.address_size 64\n"

@@ -40,9 +40,9 @@
 #include "analysis/pass.h"
 #include "analysis/regmutex.h"
 #include "analysis/rm_int.h"
-#include "base.h"
-#include "config.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "base/config.h"
+#include "ptx/ptx.h"
 
 #define HDR ".version 7.0\n.target sm_80\n.address_size 64\n"
 

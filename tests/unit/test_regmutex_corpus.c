@@ -24,9 +24,9 @@
 #include "analysis/pass.h"
 #include "analysis/regmutex.h"
 #include "analysis/rm_int.h"
-#include "base.h"
-#include "config.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "base/config.h"
+#include "ptx/ptx.h"
 #include "unit.h"
 
 static const char *const CONFIGS[] = {"fermi-gtx480", "maxwell-ltrf", "hopper-h100",

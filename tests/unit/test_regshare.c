@@ -24,8 +24,8 @@
 #include "analysis/pass.h"
 #include "analysis/regalloc.h"
 #include "analysis/regshare.h"
-#include "base.h"
-#include "config.h"
+#include "base/base.h"
+#include "base/config.h"
 #include "tfunc.h"
 
 /* ---- launch arithmetic --------------------------------------------------------------- */

@@ -36,9 +36,9 @@
 #include "analysis/remat.h"
 #include "analysis/rename.h"
 #include "analysis/schedule.h"
-#include "base.h"
-#include "config.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "base/config.h"
+#include "ptx/ptx.h"
 
 #define HDR ".version 7.0\n.target sm_80\n.address_size 64\n"
 

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "ir.h"
-#include "ptx.h"
+#include "base/base.h"
+#include "ptx/ir.h"
+#include "ptx/ptx.h"
 
 enum { TMAXINS = 20000, TMAXLAB = 4096, TMAXVOP = 4096 };
 
