@@ -983,7 +983,7 @@ def test_rdc_refusals_say_why(built):
 
 @needs_nvcc
 def test_dynamic_parallelism(built):
-    """Device-side launches (src/sim/cdp.c): the child of rdc_dynpar runs after
+    """Device-side launches (src/func/cdp.c): the child of rdc_dynpar runs after
     its parent and is listed after it; dynpar.cu's quicksort, tail-launch chain,
     pending-launch limit (2048 of 3000 go through, 100 once cudaDeviceSetLimit
     says so) and nesting limit (level 24

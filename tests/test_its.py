@@ -1,4 +1,4 @@
-"""Lanes that wait for lanes of their own warp (src/sim/simt.c: simt_spin,
+"""Lanes that wait for lanes of their own warp (src/func/simt.c: simt_spin,
 simt_release, simt_syncwait; tests/ptx/its.cu's kernels).
 
 Since Volta, CUDA code may spin in a loop until another lane of the same warp

@@ -1,5 +1,5 @@
 """LTRF and LTRF+ hardware (issue 8, items 4 and 6): rf.model=ltrf and
-ltrfplus (src/sim/rf/rf_ltrf.c).
+ltrfplus (src/timing/rf/rf_ltrf.c).
 
 Exact counts on two hand-written kernels (one warp, maxwell-ltrf: 16 MRF
 banks, 1-cycle MRF, crossbar 4x narrower = 4 registers per cycle and 3

@@ -1,4 +1,4 @@
-"""mbarrier objects end to end (tests/sem/mbarrier.ptx; src/sim/exec_mbar.c).
+"""mbarrier objects end to end (tests/sem/mbarrier.ptx; src/func/exec_mbar.c).
 
 One thread walks an object through four phases (pending counts, test_wait
 on states and parities, arrive_drop lowering the expected count, a phase

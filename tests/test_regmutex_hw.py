@@ -1,4 +1,4 @@
-"""RegMutex's hardware model end to end (src/sim/rf/rf_regmutex.c;
+"""RegMutex's hardware model end to end (src/timing/rf/rf_regmutex.c;
 regmutex.md sections III-B and III-C).
 
 A hand-written kernel with one acquired region gives exact counts: 4 warps

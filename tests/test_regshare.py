@@ -1,4 +1,4 @@
-"""Register sharing, the hardware half (src/sim/rf/rf_regshare.c, rf.model=regshare;
+"""Register sharing, the hardware half (src/timing/rf/rf_regshare.c, rf.model=regshare;
 Jatala et al., HPDC 2016, §4-§7), end to end on the built-in workloads:
 
 - program output: every register-limited workload passes its own check under

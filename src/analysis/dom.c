@@ -39,7 +39,7 @@
  * "a dominates b" is two comparisons, for loop detection and for clients;
  * pdom_depth says how far below the exit a block post-dominates, which
  * orders the reconvergence points of nested divergent regions (live_div.c,
- * and the timing model's sim/tlive.c).
+ * and the timing model's timing/tlive.c).
  */
 #include "analysis/cfg.h"
 

@@ -46,7 +46,7 @@ int ltrf_partition_of(const Config *cfg)
 {
 	enum {
 #define RF_MODEL(name, desc) PM_##name,
-#include "sim/rf/models.def"
+#include "base/models.def"
 #undef RF_MODEL
 	};
 	int k = (int)cfg->ltrf_partition;

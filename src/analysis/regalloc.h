@@ -7,7 +7,7 @@
  * the method): new instructions (spill code; coalesced moves removed), a
  * new register table whose names (%r3, %rd4, %p1) are the architected
  * registers, and Func.phys mapping each register id to its slot, which
- * the functional core (src/sim/decode.c) uses as the frame layout.
+ * the functional core (src/func/decode.c) uses as the frame layout.
  *
  * Files: igraph.c builds the interference graph, regalloc.c coalesces,
  * colours and assigns, spill.c writes spill and rematerialisation code,

@@ -206,7 +206,7 @@ int64_t regmutex_storage_bits(const Config *cfg, int paired)
 
 enum {                       /* rf.model's values, in models.def order */
 #define RF_MODEL(name, desc) RM_MODEL_##name,
-#include "sim/rf/models.def"
+#include "base/models.def"
 #undef RF_MODEL
 };
 

@@ -138,7 +138,7 @@ void regshare_launch_at(const Config *c, int32_t warps_per_cta, int32_t regs, in
 
 enum {                       /* rf.model's values (models.def), for regshare_on */
 #define RF_MODEL(name, desc) RS_MODEL_##name,
-#include "sim/rf/models.def"
+#include "base/models.def"
 #undef RF_MODEL
 };
 

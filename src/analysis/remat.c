@@ -42,7 +42,7 @@
  * the workloads); ptxas's operand is free.  The timing model issues these
  * kernel-parameter loads to the SP unit, as the MOV R, c[0x0][..] ptxas
  * emits at most, not through the constant cache (Module.kparam_cbank,
- * sim/tins.c): at cc.lat on every use's path they slowed a pointer chase
+ * timing/tins.c): at cc.lat on every use's path they slowed a pointer chase
  * at one CTA per SM (calibrate's occupancy: speedup 3.89 against 3.75 in
  * nvcc's order; 3.73 as operands).  Left out:
  * parameters read in device functions (passed in registers by the ABI),

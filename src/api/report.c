@@ -19,7 +19,7 @@
  *                  check (again, beside the numbers it qualifies)
  *
  * A timing run adds to each kernel and, summed over the kernels, to totals
- * the timing model's counters and derived figures (src/sim/tstats.def and
+ * the timing model's counters and derived figures (src/timing/tstats.def and
  * tstats.c: cycles, ipc, occupancy, mrf_reads, mrf_writes, bank_conflicts,
  * the stall_* breakdown per scheduler slot, cache hit rates, dram_bytes),
  * then the register-file energy object "energy" (src/energy/energy.c:

@@ -44,7 +44,7 @@
 /* rf.model's choices are the register-file models, listed once in models.def */
 static const char rf_model_choices[] = ""
 #define RF_MODEL(name, desc) "|" #name
-#include "sim/rf/models.def"
+#include "base/models.def"
 #undef RF_MODEL
 	;
 

@@ -18,7 +18,7 @@
 
 #include "base/base.h"
 #include "cli/cli.h"
-#include "sim/timing.h"
+#include "timing/timing.h"
 
 typedef struct Opt {
 	const char *shrt;        /* "-c", or NULL */

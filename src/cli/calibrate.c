@@ -273,7 +273,7 @@ static double last_kernel_stat(void *ctx, const char *name)
 	if (!n || !ks[n - 1].timed) return NAN;
 	const TStats *t = &ks[n - 1].ts;
 #define TS(field, help) if (!strcmp(name, #field)) return (double)t->field;
-#include "sim/tstats.def"
+#include "timing/tstats.def"
 #undef TS
 	return NAN;
 }

@@ -31,7 +31,7 @@
 #include "base/base.h"
 #include "cli/cli.h"
 #include "energy/energy.h"
-#include "sim/rf/rf.h"
+#include "timing/rf/rf.h"
 #include "cli/wlrun.h"
 
 typedef struct Cell {        /* one (workload, model) run */

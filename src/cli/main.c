@@ -17,7 +17,7 @@
 #include "base/base.h"
 #include "cli/cli.h"
 #include "base/json.h"
-#include "sim/rf/rf.h"
+#include "timing/rf/rf.h"
 
 static void help_main(FILE *f)
 {
@@ -49,7 +49,7 @@ static void help_main(FILE *f)
 	      "2 usage or input error (bad option, config or PTX).\n", f);
 }
 
-/* the register-file models (src/sim/rf/models.def) */
+/* the register-file models (src/base/models.def) */
 static void help_models(FILE *f)
 {
 	fputs("\nregister-file models (-s rf.model=NAME; compare --models A,B):\n", f);

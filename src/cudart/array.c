@@ -12,7 +12,7 @@
  * size), rows of a slice consecutive, slices consecutive.  Nothing outside
  * the runtime can tell, since programs reach an array only through these
  * calls and texture or surface objects (texture.c), which carry the
- * layout to the simulated GPU (sim/tex.h).
+ * layout to the simulated GPU (func/tex.h).
  *
  * Formats: 1, 2 or 4 channels (x; x, y; x, y, z, w) of 8, 16 or 32 bits,
  * all channels of one size, signed, unsigned or float (float: 16 = half,

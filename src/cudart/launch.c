@@ -354,7 +354,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
 	                                                              dynamicSMemSize, 0);
 }
 
-/* thread-block clusters: a cluster's blocks may be on any SMs (src/sim/timing.c), so as
+/* thread-block clusters: a cluster's blocks may be on any SMs (src/timing/timing.c), so as
  * many clusters fit as the GPU's resident blocks make whole clusters */
 static cudaError_t cluster_query(const void *func, const cudaLaunchConfig_t *config,
                                  int *fit, int *csize, int *limit)

@@ -40,7 +40,7 @@
 #include "api/api.h"
 #include "base/base.h"
 #include "ptx/ptx.h"
-#include "sim/decode.h"
+#include "func/decode.h"
 #include "cudart/rt.h"
 
 struct RtModule {

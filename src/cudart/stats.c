@@ -22,7 +22,7 @@
 
 #include "api/api.h"
 #include "api/report.h"
-#include "sim/tstats.h"
+#include "timing/tstats.h"
 #include "cudart/rt.h"
 
 /* The kernel's C++ name without its return type and parameter list ("transpose<32>" for

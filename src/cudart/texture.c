@@ -4,10 +4,10 @@
  * ...TextureDesc, cudaCreateSurfaceObject, cudaDestroySurfaceObject,
  * cudaGetSurfaceObjectResourceDesc.
  *
- * A created object is described to the simulated GPU (sim/tex.h: where
+ * A created object is described to the simulated GPU (func/tex.h: where
  * its texels are, their format, the sampling state), which returns the
  * handle the program passes to its kernels; kernels fetch through it
- * (sim/exec_tex.c).  Here the descriptors are checked the way NVIDIA's
+ * (func/exec_tex.c).  Here the descriptors are checked the way NVIDIA's
  * runtime checks them, cudaErrorInvalidValue for what is malformed:
  *
  *   resource   an array (live; for a surface, made with
@@ -31,7 +31,7 @@
 #include "api/api.h"
 #include "base/base.h"
 #include "cudart/rt.h"
-#include "sim/tex.h"
+#include "func/tex.h"
 
 typedef struct Rec {             /* what the program gave, for the Get* queries */
 	unsigned long long handle;

@@ -107,7 +107,7 @@
 
 #include "base/json.h"
 #include "base/rftech.h"
-#include "sim/rf/rf.h"
+#include "timing/rf/rf.h"
 
 /* Gebhart Table 2: RFC area and read/write energy for 128-bit accesses */
 typedef struct T2 { int entries, warps; double area_um2, read_pj, write_pj; } T2;

@@ -7,7 +7,7 @@
 #define RFSIM_ENERGY_ENERGY_H
 
 #include "base/config.h"
-#include "sim/tstats.h"
+#include "timing/tstats.h"
 
 enum {
 	ENERGY_LANES = 32,         /* SIMT lanes: threads of a warp */

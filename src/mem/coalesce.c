@@ -34,8 +34,8 @@
 
 #include <string.h>
 
-#include "sim/decode.h"
-#include "sim/warp.h"
+#include "func/decode.h"
+#include "func/warp.h"
 
 static void add_line(uint64_t *v, uint16_t *n, int cap, uint64_t la)
 {

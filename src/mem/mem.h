@@ -55,7 +55,7 @@
 
 #include "base/config.h"
 #include "mem/calendar.h"
-#include "sim/tstats.h"
+#include "timing/tstats.h"
 
 #define MEM_PENDING  INT64_MAX            /* a time not known yet */
 #define MEM_TICKS    256                  /* memory-system ticks per core cycle */

@@ -3,7 +3,7 @@
  *
  * The parser (parse*.c) builds it, the printer (print.c) writes it back as
  * PTX such that parse(print(m)) == m, the analyses (src/analysis) annotate
- * and transform it, and the functional core (src/sim/decode.c) lowers each
+ * and transform it, and the functional core (src/func/decode.c) lowers each
  * function once into the compact executable form it runs.
  *
  * Shape.  A Module owns every Sym (module-scope variables, functions and
@@ -470,7 +470,7 @@ typedef struct Module {
 	uint8_t debug;           /* `.target ..., debug` (nvcc -G); not printed, like the DWARF */
 	uint8_t kparam_cbank;    /* 1: kernel-parameter loads stand for constant-bank operands
 	                            (compiler.schedule=latency; remat.c, pass.c): timing issues
-	                            them as ALU operations (sim/tins.c) */
+	                            them as ALU operations (timing/tins.c) */
 	Sym *syms;       int32_t nsym;
 	Func *funcs;     int32_t nfunc;     /* kernels, functions, and ATTR_PROTO signatures */
 	int32_t *globals; int32_t nglobal;  /* module-scope Sym ids (vars and funcs), in file order;

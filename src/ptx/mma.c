@@ -11,7 +11,7 @@
  * and .s8/.u8 pack two or four elements per .b32 register with no
  * duplication, .tf32 and the .f32/.s32 accumulators one per register, .f64
  * one per .f64 register.  The parser checks fragment sizes against this,
- * and the functional core (src/sim/exec_mma.c) maps elements to them.
+ * and the functional core (src/func/exec_mma.c) maps elements to them.
  */
 #include "ptx/ir.h"
 

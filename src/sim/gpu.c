@@ -51,11 +51,11 @@
 #include "base/base.h"
 #include "mem/mem.h"
 #include "ptx/ptx.h"
-#include "sim/cdp.h"
+#include "func/cdp.h"
 #include "sim/prog.h"
-#include "sim/tex.h"
-#include "sim/timing.h"
-#include "sim/warp.h"
+#include "func/tex.h"
+#include "timing/timing.h"
+#include "func/warp.h"
 
 struct Gpu {
 	Config cfg;

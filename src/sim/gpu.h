@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "base/config.h"
-#include "sim/tstats.h"
+#include "timing/tstats.h"
 
 #define GPU_GLOBAL_BASE  0x0000000100000000ull   /* first device allocation */
 #define GPU_GLOBAL_END   0x0000100000000000ull

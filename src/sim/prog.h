@@ -13,7 +13,7 @@
 #define RFSIM_SIM_PROG_H
 
 #include "ptx/ir.h"
-#include "sim/decode.h"
+#include "func/decode.h"
 #include "sim/gpu.h"
 
 struct Program {

@@ -2,7 +2,7 @@
  * rdc_dynpar.cu -- dynamic parallelism (a kernel that launches a kernel),
  * which needs nvcc -rdc=true: the parent's <<<>>> becomes calls of
  * __cudaCDP2GetParameterBufferV2 and __cudaCDP2LaunchDeviceV2, which rfsim
- * provides (src/sim/cdp.c).  The child runs after the parent; the program
+ * provides (src/func/cdp.c).  The child runs after the parent; the program
  * checks what it wrote.
  */
 #include <cstdio>

@@ -1,6 +1,6 @@
 /*
  * alu_test.h -- shared by test_alu_fp.c and test_alu_int.c: the scalar PTX
- * semantics of src/sim/alu.h, pinned by
+ * semantics of src/func/alu.h, pinned by
  * hand-computed bit patterns.
  *
  * Every expectation is a literal worked out beside it from the PTX ISA's
@@ -21,7 +21,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "sim/alu.h"
+#include "func/alu.h"
 #include "unit.h"
 
 /* f32 encodings used throughout */

@@ -12,7 +12,7 @@
 
 #include "base/base.h"
 #include "ptx/ptx.h"
-#include "sim/decode.h"
+#include "func/decode.h"
 #include "sim/prog.h"
 #include "tsim.h"
 #include "unit.h"

@@ -1,6 +1,6 @@
 /*
  * test_rf_regmutex.c -- the RegMutex hardware model's arithmetic and its
- * bitmask allocation (src/sim/rf/rf_regmutex.c), by hand.
+ * bitmask allocation (src/timing/rf/rf_regmutex.c), by hand.
  *
  * The paper's worked example (regmutex.md III-A2) on the Fermi defaults:
  * 24 registers split |Bs| 18 + |Es| 6, CTAs of 8 warps.  Without RegMutex
@@ -12,7 +12,7 @@
  * the 27th is refused, and a release lets it take the freed section.
  */
 #include "base/config.h"
-#include "sim/rf/rf.h"
+#include "timing/rf/rf.h"
 #include "unit.h"
 
 static TIns pseudo(int p)

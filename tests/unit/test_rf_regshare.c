@@ -1,5 +1,5 @@
 /*
- * test_rf_regshare.c -- register sharing's hardware (src/sim/rf/rf_regshare.c):
+ * test_rf_regshare.c -- register sharing's hardware (src/timing/rf/rf_regshare.c):
  * the CTAs the model admits (equation (4) capped by the other limits, the
  * paper's hotspot numbers), and exact-cycle runs of hand-written PTX on
  * one SM with one scheduler, where every cycle of the lock can be counted.
@@ -31,7 +31,7 @@
 
 #include "analysis/regshare.h"
 #include "base/base.h"
-#include "sim/rf/rf.h"
+#include "timing/rf/rf.h"
 #include "tsim.h"
 #include "unit.h"
 

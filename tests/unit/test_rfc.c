@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "base/base.h"
-#include "sim/rf/rf.h"
+#include "timing/rf/rf.h"
 #include "tsim.h"
 #include "unit.h"
 

@@ -9,7 +9,7 @@
 #include "base/base.h"
 #include "sim/gpu.h"
 #include "sim/prog.h"
-#include "sim/timing.h"
+#include "timing/timing.h"
 #include "unit.h"
 
 typedef struct T { Gpu *g; Program *p; TProg tp; const Image *img; } T;

@@ -1,0 +1,29 @@
+/*
+ * tstats.h -- counters of the timing model (rows in tstats.def).
+ *
+ * A TStats is a plain struct of uint64_t counters: each SM and the memory
+ * system keep their own and bump fields on the hot path; timing.c sums
+ * them into the kernel's KernelStats when the kernel ends.  Derived
+ * figures (IPC, occupancy, hit rates) are computed only when reported.
+ */
+#ifndef RFSIM_SIM_TSTATS_H
+#define RFSIM_SIM_TSTATS_H
+
+#include <stdint.h>
+
+typedef struct TStats {
+#define TS(f, h) uint64_t f;
+#include "timing/tstats.def"
+#undef TS
+} TStats;
+
+struct Json;
+
+void tstats_add(TStats *dst, const TStats *src);
+/* every counter, then the derived figures, as members of the open JSON object */
+void tstats_json(struct Json *j, const TStats *t, uint64_t warp_insts);
+double tstats_ipc(const TStats *t, uint64_t warp_insts);
+double tstats_occupancy(const TStats *t);
+double tstats_rate(uint64_t hits, uint64_t misses);   /* hits / (hits + misses), 0 if none */
+
+#endif
