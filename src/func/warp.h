@@ -225,6 +225,12 @@ int exec_step(Cta *c, Warp *w);
 int livelock_cta(Cta *c, int64_t *budget);
 /* instructions of c's warps that may have written memory (Warp.nwrites) */
 uint64_t cta_writes(const Cta *c);
+/* a hash of everything that decides what w does next, memory apart: its
+ * registers, predicates and SIMT stack (both livelock tests compare it) */
+uint64_t warp_state_hash(const Warp *w, const Image *img);
+/* both livelock tests compare a warp's state with its snapshot on its first
+ * LL_TRIES returns to the snapshot's pc, not on every one */
+enum { LL_TRIES = 8 };
 /* pc of the warp's next instruction, -1 when done */
 static inline int32_t warp_pc(const Warp *w) { return w->nstk ? w->stk[w->nstk - 1].pc : -1; }
 /* a barrier whose expected count is met: release its waiting warps */
