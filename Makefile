@@ -89,7 +89,7 @@ unit: $(BUILD)/unit
 # installs it): TEST_JOBS=1 runs them one after another; a file's tests stay
 # on one worker (--dist loadfile), so its module fixtures run once
 TEST_JOBS ?= auto
-XDIST = $(shell python3 -c 'import xdist' 2>/dev/null && echo -n $(TEST_JOBS) --dist loadfile)
+XDIST = $(if $(shell python3 -c 'import xdist' 2>/dev/null && echo y),-n $(TEST_JOBS) --dist loadfile)
 test: all
 	$(BUILD)/unit
 	RFSIM=$(abspath $(BUILD)/rfsim) python3 -m pytest -q $(XDIST) tests
