@@ -74,7 +74,7 @@ typedef struct CUctxCreateParams_st CUctxCreateParams;  /* incomplete: pass NULL
 
 typedef enum cudaError_enum {
 #define X(name, value, desc) name = value,
-#include "api/cuerrors.def"
+#include "cuerrors.def"
 #undef X
 } CUresult;
 
@@ -106,7 +106,7 @@ typedef enum CUdevice_attribute_enum {
 #define DA(name, num, rtname, value) CU_DEVICE_ATTRIBUTE_##name = num,
 #define DP(name, num, rtname, field, value) CU_DEVICE_ATTRIBUTE_##name = num,
 #define DD(name, num, value) CU_DEVICE_ATTRIBUTE_##name = num,
-#include "api/devattr.def"
+#include "devattr.def"
 #undef DA
 #undef DP
 #undef DD

@@ -27,7 +27,7 @@
 
 typedef enum cudaError {
 #define X(name, value, desc) name = value,
-#include "cudart/rterrors.def"
+#include "rterrors.def"
 #undef X
 } cudaError_t;
 
@@ -96,7 +96,7 @@ enum cudaDeviceAttr {
 #define DA(name, num, rtname, value) rtname = num,
 #define DP(name, num, rtname, field, value) rtname = num,
 #define DD(name, num, value)
-#include "api/devattr.def"
+#include "../api/devattr.def"
 #undef DA
 #undef DP
 #undef DD
