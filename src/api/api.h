@@ -58,5 +58,7 @@ const KernelStats *api_kernel_log(int *n);
 CUresult api_launch_ex(CUfunction f, const unsigned grid[3], const unsigned block[3],
                        unsigned shmem, void **kernelParams, int coop, const unsigned cluster[3]);
 void api_kernel_log_clear(void);
+/* what stopped the last launch through the driver API (gpu.h's FAULT_*) */
+int api_last_fault(void);
 
 #endif

@@ -51,6 +51,8 @@ static int g_cfg_set, g_init;
 static struct CUctx_st *g_cur;
 static KernelStats *g_log;
 static int g_nlog, g_caplog;
+static int g_fault;          /* FAULT_* of the last launch (gpu_last_fault), kept past
+                                its context's destruction for api_last_fault */
 
 void api_set_config(const Config *c)
 {
@@ -65,6 +67,8 @@ const KernelStats *api_kernel_log(int *n)
 }
 
 void api_kernel_log_clear(void) { g_nlog = 0; }
+
+int api_last_fault(void) { return g_fault; }
 
 Gpu *api_gpu(void) { return g_cur ? g_cur->g : NULL; }
 
@@ -511,6 +515,7 @@ static CUresult launch(CUfunction f, unsigned int gx, unsigned int gy, unsigned 
 	int rc = gpu_launch_ex(g, f->mod->p, f->k, (Dim3){gx, gy, gz}, (Dim3){bx, by, bz}, shmem,
 	                       buf, a.param_bytes, coop, cl);
 	free(buf);
+	g_fault = gpu_last_fault(g);
 	int n;
 	const KernelStats *ks = gpu_kernel_stats(g, &n);
 	for (int i = n0; i < n; i++) {   /* the kernel, then those it launched (dynamic parallelism) */
@@ -521,10 +526,10 @@ static CUresult launch(CUfunction f, unsigned int gx, unsigned int gy, unsigned 
 	fprintf(stderr, "rfsim: %s\n", err_msg());
 	err_clear();                /* said; callers need not say it again */
 	if (rc == RF_EINPUT)        /* refused before it ran: not sticky */
-		return gpu_last_fault() == FAULT_NO_RESOURCES ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-		       : gpu_last_fault() == FAULT_COOP_TOO_LARGE ? CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+		return g_fault == FAULT_NO_RESOURCES ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+		       : g_fault == FAULT_COOP_TOO_LARGE ? CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
 		       : CUDA_ERROR_INVALID_VALUE;
-	switch (gpu_last_fault()) {
+	switch (g_fault) {
 	case FAULT_MISALIGNED: r = CUDA_ERROR_MISALIGNED_ADDRESS; break;
 	case FAULT_ADDRESS: r = CUDA_ERROR_ILLEGAL_ADDRESS; break;
 	case FAULT_STACK: r = CUDA_ERROR_HARDWARE_STACK_ERROR; break;

@@ -68,7 +68,7 @@ int wl_complain(const Workload *w, const WlRun *r)
 	fprintf(stderr, "rfsim: %s: %s: %s\n", w->name, what, r->msg[0] ? r->msg : "(no details)");
 	if (r->rc != 1 && err_msg()[0] && !strstr(r->msg, err_msg()))
 		fprintf(stderr, "%s\n", err_msg());
-	return r->rc != 1 && gpu_last_fault() == FAULT_CONFIG ? RF_EINPUT : RF_ERUNTIME;
+	return r->rc != 1 && api_last_fault() == FAULT_CONFIG ? RF_EINPUT : RF_ERUNTIME;
 }
 
 int cmd_run_workload(const Opts *o)

@@ -64,7 +64,7 @@ void exec_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int kind
                 const char *what)
 {
 	char msg[640];
-	gpu_set_fault(kind);
+	launch_fault(c->L, kind);
 	snprintf(msg, sizeof msg, "kernel fault: %s", what);
 	where(c, w, l, d, msg);
 }
@@ -101,7 +101,7 @@ static void access_report(const Cta *c, const Warp *w, uint32_t l, const DIns *d
 static void mem_fault(const Cta *c, const Warp *w, uint32_t l, const DIns *d, int xs,
                       uint64_t a, uint32_t n, int store, const char *why)
 {
-	gpu_set_fault(why[0] == 'm' ? FAULT_MISALIGNED : FAULT_ADDRESS);
+	launch_fault(c->L, why[0] == 'm' ? FAULT_MISALIGNED : FAULT_ADDRESS);
 	access_report(c, w, l, d, xs, a, n, store, why);
 }
 

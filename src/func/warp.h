@@ -187,6 +187,8 @@ struct Launch {
 	int32_t nsm;
 	double clock_ghz;
 	const char *limit_why;   /* which instruction limit applies, for the report */
+	int *fault;              /* the launch's FAULT_* (gpu.h) goes here: the Gpu's, read back
+	                            by gpu_last_fault(); NULL: nowhere */
 	uint64_t grid_ws;        /* cooperative launch: the grid-sync workspace (%envreg1:2), else 0 */
 	struct Cdp *cdp;         /* device-side launches of this grid are recorded here (cdp.c) */
 	Dim3 cluster;            /* CTAs per cluster in each dimension (1,1,1: none asked) */
@@ -209,7 +211,8 @@ void cluster_members(const Launch *L, uint64_t k, uint64_t *ids);
  * lets another pending path of the warp run (simt_yield) */
 enum { EX_OK, EX_BARRIER, EX_DONE, EX_FAULT, EX_YIELD };
 
-void gpu_set_fault(int kind);       /* FAULT_*, read back by gpu_last_fault() */
+/* what stopped the launch (FAULT_*, gpu.h), for gpu_last_fault() */
+static inline void launch_fault(const Launch *L, int kind) { if (L->fault) *L->fault = kind; }
 
 /* prepare warp w (index widx) of CTA c for a fresh run; buffers must be sized */
 void warp_reset(Warp *w, const Cta *c, int32_t widx);

@@ -124,7 +124,7 @@ enum { FAULT_NONE, FAULT_ADDRESS, FAULT_MISALIGNED, FAULT_TRAP, FAULT_STACK,
        FAULT_CONFIG,          /* a config key the kernel's compile refuses at this launch
                                  (a forced regmutex.es breaking a deadlock rule) */
        FAULT_COOP_TOO_LARGE };   /* a cooperative grid that cannot be resident at once */
-int gpu_last_fault(void);
+int gpu_last_fault(const Gpu *g);
 
 /* statistics of every kernel launched so far, in launch order */
 const KernelStats *gpu_kernel_stats(const Gpu *g, int *n);

@@ -102,7 +102,7 @@ static int ctas_per_sm(Timing *tg)
 		        "bytes of shared memory does not fit on an SM (limited by %s; see rfsim "
 		        "config --help, sm.*)", L->kname, L->nthreads, L->img->regs_per_thread,
 		        (long long)o.shared, occ_limit_name[o.limiter]);
-		gpu_set_fault(FAULT_NO_RESOURCES);
+		launch_fault(L, FAULT_NO_RESOURCES);
 		return -1;
 	}
 	return n;
@@ -188,7 +188,7 @@ static void dump_warps(Timing *tg)
 
 static void report_hang(Timing *tg, int64_t now, int never)
 {
-	gpu_set_fault(FAULT_DEADLOCK);
+	launch_fault(tg->L, FAULT_DEADLOCK);
 	if (never)
 		err_set("kernel deadlock: in kernel %s at cycle %lld no warp can ever issue again, "
 		        "%llu of %llu blocks unfinished; the warps:", tg->L->kname, (long long)now,
@@ -203,7 +203,7 @@ static void report_hang(Timing *tg, int64_t now, int never)
 
 static void report_livelock(Timing *tg, int64_t now)
 {
-	gpu_set_fault(FAULT_DEADLOCK);
+	launch_fault(tg->L, FAULT_DEADLOCK);
 	err_set("kernel livelock: in kernel %s the warps keep issuing but can never finish: "
 	        "each one came back to an earlier state (pc, registers, predicates) with no "
 	        "memory written anywhere in between, in the last %lld cycles (cycle %lld; config "
@@ -257,7 +257,7 @@ static int limits(Timing *tg, int64_t now, int64_t nx)
 	const Config *c = tg->cfg;
 	if (tg->fault) return RF_ERUNTIME;
 	if (tg->issued >= tg->budget) {
-		gpu_set_fault(FAULT_LIMIT);
+		launch_fault(tg->L, FAULT_LIMIT);
 		err_set("kernel %s stopped at the instruction limit (%s): a runaway loop?",
 		        tg->L->kname, tg->L->limit_why);
 		return RF_ERUNTIME;
@@ -274,7 +274,7 @@ static int limits(Timing *tg, int64_t now, int64_t nx)
 		tg->ll_next = now + c->sim_hang_cycles;
 	}
 	if (c->sim_max_cycles && nx >= c->sim_max_cycles) {
-		gpu_set_fault(FAULT_LIMIT);
+		launch_fault(tg->L, FAULT_LIMIT);
 		err_set("kernel %s stopped after %lld cycles (config key sim.max_cycles, "
 		        "--max-cycles)", tg->L->kname, (long long)c->sim_max_cycles);
 		return RF_ERUNTIME;
@@ -347,13 +347,13 @@ static int setup(Timing *tg, const Launch *L, const Config *cfg, int64_t budget)
 		err_set("cooperative launch of %s: %llu blocks cannot all be resident at once under "
 		        "rf.model %s: %d per SM x %d SMs", L->kname, (unsigned long long)tg->ncta,
 		        rf_model_name[cfg->rf_model], n, tg->nsm);
-		gpu_set_fault(FAULT_COOP_TOO_LARGE);
+		launch_fault(L, FAULT_COOP_TOO_LARGE);
 		return RF_EINPUT;
 	}
 	if (L->csize > 1 && L->csize > (uint64_t)n * (uint64_t)tg->nsm) {
 		err_set("launch of %s: a cluster of %u blocks cannot be resident at once: %d blocks "
 		        "per SM x %d SMs", L->kname, L->csize, n, tg->nsm);
-		gpu_set_fault(FAULT_NO_RESOURCES);
+		launch_fault(L, FAULT_NO_RESOURCES);
 		return RF_EINPUT;
 	}
 	tg->ctas_per_sm = n;
