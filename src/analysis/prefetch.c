@@ -39,18 +39,14 @@
 
 #include "analysis/ra_int.h"
 #include "base/config.h"
+#include "base/models.h"
 #include "base/base.h"
 #include "base/json.h"
 
 int ltrf_partition_of(const Config *cfg)
 {
-	enum {
-#define RF_MODEL(name, desc) PM_##name,
-#include "base/models.def"
-#undef RF_MODEL
-	};
 	int k = (int)cfg->ltrf_partition;
-	if (k == PART_NONE && (cfg->rf_model == PM_ltrf || cfg->rf_model == PM_ltrfplus))
+	if (k == PART_NONE && (model_passes((int)cfg->rf_model) & MP_INTERVALS))
 		k = PART_INTERVAL;
 	return k;
 }

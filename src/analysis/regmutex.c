@@ -94,6 +94,7 @@
 #include "analysis/occupancy.h"
 #include "analysis/ra_int.h"
 #include "base/base.h"
+#include "base/models.h"
 #include "base/rftech.h"
 
 /* ---- step 1: the registers a warp needs ------------------------------------- */
@@ -204,15 +205,9 @@ int64_t regmutex_storage_bits(const Config *cfg, int paired)
 
 /* ---- the pass ------------------------------------------------------------------ */
 
-enum {                       /* rf.model's values, in models.def order */
-#define RF_MODEL(name, desc) RM_MODEL_##name,
-#include "base/models.def"
-#undef RF_MODEL
-};
-
 int regmutex_enabled(const Config *cfg)
 {
-	return cfg->regmutex_enable || cfg->rf_model == RM_MODEL_regmutex;
+	return cfg->regmutex_enable || (model_passes((int)cfg->rf_model) & MP_REGMUTEX);
 }
 
 static int32_t threads_of(const int32_t d[3])

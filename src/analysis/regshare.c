@@ -79,6 +79,7 @@
 
 #include "analysis/cfg.h"
 #include "base/base.h"
+#include "base/models.h"
 #include "base/rftech.h"
 
 /* ---- launch arithmetic (§4.1) and hardware cost (§6) ---------------------------- */
@@ -136,15 +137,9 @@ void regshare_launch_at(const Config *c, int32_t warps_per_cta, int32_t regs, in
 	regshare_launch(c, &o, t, l);
 }
 
-enum {                       /* rf.model's values (models.def), for regshare_on */
-#define RF_MODEL(name, desc) RS_MODEL_##name,
-#include "base/models.def"
-#undef RF_MODEL
-};
-
 int regshare_on(const Config *c)
 {
-	return c->regshare_enable || c->rf_model == RS_MODEL_regshare;
+	return c->regshare_enable || (model_passes((int)c->rf_model) & MP_REGSHARE);
 }
 
 static int64_t ceil_log2(int64_t v)

@@ -43,7 +43,7 @@
 
 /* rf.model's choices are the register-file models, listed once in models.def */
 static const char rf_model_choices[] = ""
-#define RF_MODEL(name, desc) "|" #name
+#define RF_MODEL(name, passes, desc) "|" #name
 #include "base/models.def"
 #undef RF_MODEL
 	;

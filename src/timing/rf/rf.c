@@ -3,24 +3,24 @@
  */
 #include "timing/rf/rf.h"
 
-#define RF_MODEL(name, desc) extern const RfModel rf_model_##name;
+#define RF_MODEL(name, passes, desc) extern const RfModel rf_model_##name;
 #include "base/models.def"
 #undef RF_MODEL
 
 const RfModel *const rf_models[NRF_MODELS] = {
-#define RF_MODEL(name, desc) &rf_model_##name,
+#define RF_MODEL(name, passes, desc) &rf_model_##name,
 #include "base/models.def"
 #undef RF_MODEL
 };
 
 const char *const rf_model_name[NRF_MODELS] = {
-#define RF_MODEL(name, desc) #name,
+#define RF_MODEL(name, passes, desc) #name,
 #include "base/models.def"
 #undef RF_MODEL
 };
 
 const char *const rf_model_desc[NRF_MODELS] = {
-#define RF_MODEL(name, desc) desc,
+#define RF_MODEL(name, passes, desc) desc,
 #include "base/models.def"
 #undef RF_MODEL
 };

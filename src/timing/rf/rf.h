@@ -81,6 +81,7 @@
 #include <stdint.h>
 
 #include "base/config.h"
+#include "base/models.h"
 #include "timing/timing.h"
 #include "timing/tstats.h"
 
@@ -126,12 +127,6 @@ typedef struct RfModel {     /* the hooks; names and descriptions are models.def
 
 enum { RF_WAIT_WARPS = -1 }; /* can_issue: blocked until other warps free registers */
 
-enum {                       /* model indices, in models.def order (= rf.model's value) */
-#define RF_MODEL(name, desc) RF_##name,
-#include "base/models.def"
-#undef RF_MODEL
-	NRF_MODELS
-};
 
 extern const RfModel *const rf_models[NRF_MODELS];
 extern const char *const rf_model_name[NRF_MODELS];  /* "baseline", ... */
