@@ -90,7 +90,11 @@ unit: $(BUILD)/unit
 # on one worker (--dist loadfile), so its module fixtures run once
 TEST_JOBS ?= auto
 XDIST = $(if $(shell python3 -c 'import xdist' 2>/dev/null && echo y),-n $(TEST_JOBS) --dist loadfile)
-test: all
+# and the build before them compiles on every core unless make was given -j
+NPROC ?= $(shell nproc 2>/dev/null || echo 2)
+JFLAG = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+test:
+	@$(MAKE) --no-print-directory $(JFLAG) all
 	$(BUILD)/unit
 	RFSIM=$(abspath $(BUILD)/rfsim) python3 -m pytest -q $(XDIST) tests
 
