@@ -34,6 +34,8 @@ DIns *dec_cur(DecodeCtx *dc);
 int dec_add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, PtxType t);
 int dec_set_dst(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, int k);
 int dec_set_addr(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o);
+/* d's FAST_* loop, where one applies (decode_fast.c) */
+void dec_pick_fast(DIns *d);
 
 /* decode_tc.c */
 int decode_cp_async(DecodeCtx *dc, int32_t fi, const Ins *in);
