@@ -17,7 +17,7 @@
  * cudaErrorAssert; rfsim run exits 1).
  *
  * malloc and free (device-side heap; C++ new and delete call them) take
- * their memory from the simulated device memory (mem.h: a heap of
+ * their memory from the simulated device memory (devmem.h: a heap of
  * cudaLimitMallocHeapSize bytes, CUDA's default 8 MiB unless set; malloc
  * returns NULL beyond it, 16-byte aligned or better,
  * lasting across kernels until freed).  Lanes allocate in ascending order.

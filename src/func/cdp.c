@@ -8,7 +8,7 @@
  *   buf = __cudaCDP2GetParameterBufferV2(&child, g, b, shm);   (dim3s by value)
  *   if (buf) { store args into buf as child's .param list lays them out;
  *              err = __cudaCDP2LaunchDeviceV2(buf, s); }
- * The buffer is device memory from the device heap (malloc's, mem.h), 256-byte
+ * The buffer is device memory from the device heap (malloc's, devmem.h), 256-byte
  * aligned (CUDA asks 64); each launch gets its own and rfsim frees it when
  * the child starts.
  *
@@ -34,7 +34,8 @@
 #include "func/cdp.h"
 
 #include "base/base.h"
-#include "sim/prog.h"
+#include "func/decode.h"
+#include "func/prog.h"
 
 uint64_t cdp_param_buffer(Cdp *cd, GMem *gm, uint64_t fptr, Dim3 grid, Dim3 block,
                           uint32_t dyn)

@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "sim/gpu.h"
-#include "sim/mem.h"
+#include "func/kernel.h"
+#include "func/devmem.h"
 
 enum {
 	CDP_MAX_DEPTH = 24,       /* nesting levels of device launches CUDA allows */

@@ -29,8 +29,7 @@
 #include "analysis/cfg.h"
 #include "base/base.h"
 #include "func/decode_int.h"
-#include "sim/gpu.h"
-#include "sim/prog.h"
+#include "func/kernel.h"
 
 enum { RECURSION_DEPTH = 64 };
 
@@ -220,7 +219,7 @@ static void layout_kparams(DecodeCtx *dc, const Func *k)
 /* .shared variables declared inside functions, then the dynamic base */
 static void layout_shared(DecodeCtx *dc, const int32_t *funcs, int32_t nf)
 {
-	int64_t off = dc->p->shared_module;
+	int64_t off = dc->pl->shared_module;
 	for (int32_t i = 0; i < nf; i++) {
 		const Func *fn = &dc->m->funcs[funcs[i]];
 		for (int32_t j = 0; j < fn->nlocal; j++) {
@@ -278,12 +277,7 @@ static void stack_needs(Image *img, const Module *m)
 	(void)m;
 }
 
-Image *image_build(const Program *p, int32_t kernel)
-{
-	return image_build_in(p, p->m, kernel);
-}
-
-Image *image_build_in(const Program *p, const Module *m, int32_t kernel)
+Image *image_build(const Placement *pl, const Module *m, int32_t kernel)
 {
 	Image *img = xcalloc(1, sizeof *img);
 	img->arena = arena_new();
@@ -291,9 +285,9 @@ Image *image_build_in(const Program *p, const Module *m, int32_t kernel)
 	img->kernel = kernel;
 	int32_t *funcs, nf;
 	img->recursive = reach(m, kernel, &funcs, &nf);
-	DecodeCtx dc = {.m = m, .p = p, .img = img};
+	DecodeCtx dc = {.m = m, .pl = pl, .img = img};
 	dc.addr = xmalloc((size_t)m->nsym * sizeof *dc.addr);
-	for (int32_t i = 0; i < m->nsym; i++) dc.addr[i] = i < p->m->nsym ? p->addr[i] : -1;
+	for (int32_t i = 0; i < m->nsym; i++) dc.addr[i] = i < pl->m->nsym ? pl->addr[i] : -1;
 	dc.img_of_func = xmalloc((size_t)m->nfunc * sizeof *dc.img_of_func);
 	for (int32_t i = 0; i < m->nfunc; i++) dc.img_of_func[i] = -1;
 	img->nfunc = nf;
@@ -310,7 +304,7 @@ Image *image_build_in(const Program *p, const Module *m, int32_t kernel)
 		layout_regs(img, &img->funcs[i], fn);
 		layout_frame(&dc, &img->funcs[i], fn, i == 0);
 	}
-	img->code_base = p->code_dptr;
+	img->code_base = pl->code_dptr;
 	img->nmfunc = m->nfunc;
 	img->img_of_mfunc = arena_alloc(img->arena, (size_t)(m->nfunc + 1) * sizeof(int32_t));
 	memcpy(img->img_of_mfunc, dc.img_of_func, (size_t)m->nfunc * sizeof(int32_t));

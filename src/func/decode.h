@@ -177,12 +177,18 @@ typedef struct Image {
 	struct Arena *arena;
 } Image;
 
-struct Program;
-/* lower kernel `kernel` of the program; NULL with err_set("file:line:col: ...") */
-Image *image_build(const struct Program *p, int32_t kernel);
-/* the same from another parse m of the program's text (its module-scope
-   symbols are the program's, in the same order) */
-Image *image_build_in(const struct Program *p, const Module *m, int32_t kernel);
+/* where loading placed a program's module-scope variables and functions
+ * (prog.h's Program holds them) */
+typedef struct Placement {
+	const Module *m;         /* the module the addresses are of */
+	const int64_t *addr;     /* per module-scope Sym: address in its space, -1 unplaced */
+	uint32_t shared_module;  /* bytes of module-scope .shared variables */
+	uint64_t code_dptr;      /* function addresses start here */
+} Placement;
+/* lower kernel `kernel` of module m: the placed module itself, or another
+ * parse of the program's text (its module-scope symbols are the placed
+ * module's, in the same order); NULL with err_set("file:line:col: ...") */
+Image *image_build(const Placement *pl, const Module *m, int32_t kernel);
 void image_free(Image *img);
 
 /* NVIDIA's reserved shared memory (sm_80 on): 1 KB per CTA past the kernel's static and

@@ -19,7 +19,7 @@
 #include "base/base.h"
 #include "func/decode_int.h"
 #include "func/eval.h"
-#include "sim/prog.h"
+#include "func/prog.h"
 
 int dec_bad(const DecodeCtx *dc, const Ins *in, const char *what)
 {

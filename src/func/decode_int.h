@@ -4,15 +4,13 @@
 
 #include "func/decode.h"
 
-struct Program;
-
 enum {                       /* what a symbol's address means inside an Image */
 	SC_NONE, SC_GLOBAL, SC_CONST, SC_SHARED, SC_KPARAM, SC_FRAME, SC_FUNC,
 };
 
 typedef struct DecodeCtx {
 	const Module *m;
-	const struct Program *p;
+	const Placement *pl;
 	Image *img;
 	int64_t *addr;           /* per Sym: address in its space (see sym_class) */
 	int32_t *img_of_func;    /* Module.funcs index -> Image.funcs index, -1 */

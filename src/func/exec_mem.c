@@ -3,7 +3,7 @@
  * atom, red) and its fault reports.
  *
  * Every access is checked: global addresses against the live allocations
- * (mem.h), shared, local, constant and parameter addresses against their
+ * (devmem.h), shared, local, constant and parameter addresses against their
  * sizes, and every address for natural alignment.  A failed check leaves a
  * compute-sanitizer-like report in err_msg() -- what was accessed, in
  * which space, by which kernel, block, thread and PTX line (quoted), and

@@ -213,7 +213,7 @@ static void cta_start(Cta *c, const Launch *L, uint64_t id, CtaBuf *buf)
 	for (int32_t i = 0; i < nwarps; i++) warp_reset(&c->warps[i], c, i);
 }
 
-static void cta_count(const Cta *c, KernelStats *ks)
+static void cta_count(const Cta *c, GridCount *ks)
 {
 	for (int32_t i = 0; i < c->nwarps; i++) {
 		ks->warp_insts += c->warps[i].ninsts;
@@ -221,17 +221,17 @@ static void cta_count(const Cta *c, KernelStats *ks)
 	}
 }
 
-static int run_clusters(const Launch *L, int64_t budget, KernelStats *ks);
+static int run_clusters(const Launch *L, int64_t budget, GridCount *ks);
 static int coop_livelock(Cta *cs, uint64_t ncta, int64_t *budget);
 static int coop_round(Cta *c, int64_t *budget, int *ran);
 static int run_resident(const Launch *L, Cta *first, CtaBuf *buf, uint64_t next,
-                        uint64_t fit, int64_t budget, KernelStats *ks);
+                        uint64_t fit, int64_t budget, GridCount *ks);
 
 /* functional mode: the CTAs of the grid one after another.  A CTA that spins
  * for memory a later CTA could write (a software barrier across the grid:
  * Parboil's BFS) hands over to run_resident, which from there runs the rest
  * of the grid in rounds, at most `fit` CTAs resident at once as on the GPU. */
-int grid_run(const Launch *L, uint64_t fit, int64_t budget, KernelStats *ks)
+int grid_run(const Launch *L, uint64_t fit, int64_t budget, GridCount *ks)
 {
 	if (L->csize > 1) return run_clusters(L, budget, ks);
 	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
@@ -259,7 +259,7 @@ int grid_run(const Launch *L, uint64_t fit, int64_t budget, KernelStats *ks)
  * stepping every resident CTA's warps brings each back to its state
  * (coop_livelock).  Takes over buf. */
 static int run_resident(const Launch *L, Cta *first, CtaBuf *buf, uint64_t next,
-                        uint64_t fit, int64_t budget, KernelStats *ks)
+                        uint64_t fit, int64_t budget, GridCount *ks)
 {
 	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
 	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
@@ -336,7 +336,7 @@ void cluster_members(const Launch *L, uint64_t k, uint64_t *ids)
  * one resident together and run in rounds as a cooperative grid's are; a
  * round in which no warp of the cluster could run and no barrier released
  * is a deadlock */
-static int run_clusters(const Launch *L, int64_t budget, KernelStats *ks)
+static int run_clusters(const Launch *L, int64_t budget, GridCount *ks)
 {
 	enum { SLICE = 1 << 10 };
 	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32), n = (int32_t)L->csize;
@@ -422,7 +422,7 @@ static int coop_livelock(Cta *cs, uint64_t ncta, int64_t *budget)
 }
 
 /* functional mode, cooperative launch: every CTA resident, run in rounds */
-int grid_run_coop(const Launch *L, int64_t budget, KernelStats *ks)
+int grid_run_coop(const Launch *L, int64_t budget, GridCount *ks)
 {
 	int32_t nwarps = (int32_t)((L->nthreads + 31) / 32);
 	uint64_t ncta = (uint64_t)L->grid.x * L->grid.y * L->grid.z;

@@ -38,11 +38,5 @@ typedef struct TexObj {
 	uint32_t layers;         /* a layered array's layers (tex.a1d, .a2d); 0: not layered */
 } TexObj;
 
-struct Gpu;
-/* a new object: its handle (never 0) */
-uint64_t gpu_tex_create(struct Gpu *g, const TexObj *t);
-/* the live object of that handle and kind, or NULL */
-const TexObj *gpu_tex_get(const struct Gpu *g, uint64_t handle, int kind);
-int gpu_tex_destroy(struct Gpu *g, uint64_t handle, int kind);   /* RF_OK, RF_EINPUT */
 
 #endif

@@ -43,8 +43,8 @@
 #include <stdint.h>
 
 #include "func/decode.h"
-#include "sim/gpu.h"
-#include "sim/mem.h"
+#include "func/kernel.h"
+#include "func/devmem.h"
 
 typedef struct SimtEntry {
 	int32_t pc;              /* next instruction of this path */

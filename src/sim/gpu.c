@@ -31,7 +31,7 @@
 #include "func/cdp.h"
 #include "func/grid.h"
 #include "sim/launch.h"
-#include "sim/prog.h"
+#include "func/prog.h"
 #include "func/tex.h"
 #include "timing/timing.h"
 #include "func/warp.h"
@@ -242,10 +242,11 @@ int gpu_load_ptx(Gpu *g, const char *text, size_t len, const char *filename, Pro
 	p->kernels = xmalloc((size_t)(p->nkernel + 1) * sizeof *p->kernels);
 	p->img = xcalloc((size_t)p->nkernel + 1, sizeof *p->img);
 	p->nkernel = 0;
+	Placement pl = prog_placement(p);
 	for (int32_t i = 0; i < m->nfunc; i++) {
 		if (!(m->funcs[i].attr & ATTR_ENTRY) || !m->funcs[i].has_body) continue;
 		p->kernels[p->nkernel] = i;
-		p->img[p->nkernel] = image_build(p, i);
+		p->img[p->nkernel] = image_build(&pl, m, i);
 		if (!p->img[p->nkernel]) {
 			rc = RF_EINPUT;
 			goto fail;
@@ -276,59 +277,6 @@ void gpu_unload(Gpu *g, Program *p)
 	free(p);
 }
 
-int prog_nkernels(const Program *p) { return p->nkernel; }
-
-const char *prog_kernel_name(const Program *p, int k)
-{
-	const Module *m = p->m;
-	return ir_str(m, m->syms[m->funcs[p->kernels[k]].sym].name);
-}
-
-int prog_find_kernel(const Program *p, const char *name)
-{
-	for (int k = 0; k < p->nkernel; k++)
-		if (!strcmp(prog_kernel_name(p, k), name)) return k;
-	return -1;
-}
-
-void prog_kernel_attr(const Program *p, int k, KernelAttr *a)
-{
-	const Image *img = p->img[k];
-	const Func *f = &p->m->funcs[p->kernels[k]];
-	memset(a, 0, sizeof *a);
-	a->regs_per_thread = img->regs_per_thread;
-	a->shared_bytes = img->shared_static;
-	a->local_bytes = (uint32_t)img->max_local;
-	a->const_bytes = p->cbank_bytes;
-	a->param_bytes = img->param_bytes;
-	a->max_threads = 1024;
-	const char *t = strstr(ir_str(p->m, p->m->target), "sm_");
-	a->ptx_arch = t ? atoi(t + 3) : 0;
-	int32_t mt = f->maxntid[0] ? f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
-	                             (f->maxntid[2] ? f->maxntid[2] : 1) : 0;
-	int32_t rt = f->reqntid[0] ? f->reqntid[0] * (f->reqntid[1] ? f->reqntid[1] : 1) *
-	                             (f->reqntid[2] ? f->reqntid[2] : 1) : 0;
-	if (mt && mt < a->max_threads) a->max_threads = mt;
-	if (rt && rt < a->max_threads) a->max_threads = rt;
-	for (int i = 0; i < 3; i++)
-		a->cluster[i] = f->reqnctapercluster[0] > 0 ? (f->reqnctapercluster[i] > 0
-		                                                ? f->reqnctapercluster[i] : 1) : 0;
-	a->explicit_cluster = (f->attr & ATTR_EXPLICIT_CLUSTER) != 0;
-	a->nparam = img->nparam;
-	a->params = img->params;
-}
-
-int prog_find_global(const Program *p, const char *name, uint64_t *dptr, uint64_t *bytes)
-{
-	int32_t id = ir_find_sym(p->m, name);
-	if (id < 0 || p->addr[id] < 0) return RF_EINPUT;
-	const Sym *s = &p->m->syms[id];
-	if (s->space != SP_GLOBAL && s->space != SP_CONST) return RF_EINPUT;
-	*dptr = (uint64_t)p->addr[id] + (s->space == SP_CONST ? p->cbank_dptr : 0);
-	*bytes = (uint64_t)sym_size(s);
-	return RF_OK;
-}
-
 /* ---- launch ------------------------------------------------------------------ */
 
 /* The Image a launch runs.  The RegMutex pass chooses |Es| from the
@@ -351,7 +299,8 @@ static const Image *launch_image(const Gpu *g, Program *p, int k, int32_t thread
 	if (!m) return NULL;
 	m->launch_threads = threads, m->launch_dyn_shared = dyn, m->launch_func = p->kernels[k];
 	Image *img = NULL;
-	if (pass_run(m, &g->cfg) || !(img = image_build_in(p, m, p->kernels[k]))) {
+	Placement pl = prog_placement(p);
+	if (pass_run(m, &g->cfg) || !(img = image_build(&pl, m, p->kernels[k]))) {
 		ir_free(m);
 		return NULL;
 	}
@@ -469,11 +418,14 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 	g->cdp.p = p;
 	double t0 = now_sec();
 	if (g->cfg.sim_mode == SIM_MODE_TIMING) rc = timing_launch(&L, &g->cfg, budget, &ks);
-	else if (coop) rc = grid_run_coop(&L, budget, &ks);
 	else {
+		GridCount n = {0};
 		Occupancy o;
 		int32_t per_sm;
-		rc = grid_run(&L, launch_resident_ctas(&g->cfg, &L, &o, &per_sm), budget, &ks);
+		rc = coop ? grid_run_coop(&L, budget, &n)
+		          : grid_run(&L, launch_resident_ctas(&g->cfg, &L, &o, &per_sm), budget, &n);
+		ks.warp_insts += n.warp_insts;
+		ks.thread_insts += n.thread_insts;
 	}
 	if (coop) gpu_mem_free(g, L.grid_ws);
 	ks.sim_seconds = now_sec() - t0;

@@ -5,13 +5,6 @@
  * The driver-API layer (src/api/driver.c) is a thin skin over this; the
  * CLI's `run FILE.ptx` uses it directly.  Every function returns RF_OK, or
  * RF_EINPUT / RF_ERUNTIME with the reason in err_msg() (base.h).
- *
- * Address spaces.  Device (global) memory lives at addresses from
- * GPU_GLOBAL_BASE up; the generic address space also has a window for
- * shared memory, one for local memory and one for constant memory, as on
- * NVIDIA hardware, so cvta and generic ld/st work.  Every global access is
- * checked against the live allocations: a kernel that touches memory it
- * does not own stops with a compute-sanitizer-like report.
  */
 #ifndef RFSIM_SIM_GPU_H
 #define RFSIM_SIM_GPU_H
@@ -20,55 +13,17 @@
 #include <stdint.h>
 
 #include "base/config.h"
+#include "func/kernel.h"
+#include "func/tex.h"
 #include "timing/tstats.h"
 
-#define GPU_GLOBAL_BASE  0x0000000100000000ull   /* first device allocation */
-#define GPU_GLOBAL_END   0x0000100000000000ull
-#define GPU_CONST_WIN    0x0000200000000000ull   /* generic window of .const */
-#define GPU_LOCAL_WIN    0x0000300000000000ull   /* generic window of .local */
-#define GPU_SHARED_WIN   0x0000400000000000ull   /* generic window of .shared */
-#define GPU_PARAM_WIN    0x0000500000000000ull   /* generic window of kernel .param */
-#define GPU_WIN_SIZE     0x0000010000000000ull   /* each window's size */
-#define GPU_FUNC_STRIDE  16                      /* bytes between function addresses */
-
-typedef struct Dim3 { uint32_t x, y, z; } Dim3;
-
-typedef struct KernelStats {
-	char name[1024];         /* kernel's PTX name (C++ mangled names run long) */
-	Dim3 grid, block;
-	uint32_t dyn_shmem;      /* dynamic shared memory bytes */
-	int regs_per_thread;     /* registers the kernel runs with */
-	uint64_t warp_insts;     /* warp instructions issued */
-	uint64_t thread_insts;   /* thread instructions (active lanes summed) */
-	double sim_seconds;      /* host time spent simulating it */
-	uint64_t mem_digest;     /* sim.digest: gmem_digest() after it (and its children) ran */
-	int digested;            /* mem_digest is set */
-	int timed;               /* ran on the timing model: ts is valid */
-	TStats ts;               /* the timing model's counters (tstats.def) */
-} KernelStats;
-
-typedef struct ParamInfo {
-	uint32_t offset;         /* byte offset in the kernel's parameter buffer */
-	uint32_t size;           /* bytes */
-	uint32_t align;
-} ParamInfo;
-
-typedef struct KernelAttr {
-	int regs_per_thread;
-	uint32_t shared_bytes;   /* static shared memory */
-	uint32_t local_bytes;    /* per-thread local memory (frame of the kernel) */
-	uint32_t const_bytes;    /* module constant memory */
-	uint32_t param_bytes;    /* kernel parameter buffer size */
-	int max_threads;         /* per block: min(1024, .maxntid product) */
-	int ptx_arch;            /* the module's .target as major * 10 + minor (sm_75: 75) */
-	int cluster[3];          /* .reqnctapercluster (__cluster_dims__), 0 0 0: none */
-	int explicit_cluster;    /* .explicitcluster */
-	int nparam;
-	const ParamInfo *params;
-} KernelAttr;
-
 typedef struct Gpu Gpu;
-typedef struct Program Program;
+
+/* texture and surface objects (func/tex.h): a new one's handle (never 0);
+ * the live object of a handle and kind, or NULL; RF_OK, RF_EINPUT */
+uint64_t gpu_tex_create(Gpu *g, const TexObj *t);
+const TexObj *gpu_tex_get(const Gpu *g, uint64_t handle, int kind);
+int gpu_tex_destroy(Gpu *g, uint64_t handle, int kind);
 
 Gpu *gpu_new(const Config *cfg);
 void gpu_free(Gpu *g);
@@ -93,12 +48,7 @@ void gpu_set_pending_limit(Gpu *g, uint64_t n);
 int gpu_load_ptx(Gpu *g, const char *text, size_t len, const char *filename,
                  Program **out);
 void gpu_unload(Gpu *g, Program *p);
-int prog_find_kernel(const Program *p, const char *name);        /* -> index, -1 */
-const char *prog_kernel_name(const Program *p, int k);
-int prog_nkernels(const Program *p);
-void prog_kernel_attr(const Program *p, int k, KernelAttr *out);
-/* address and size of a module-scope .global/.const variable */
-int prog_find_global(const Program *p, const char *name, uint64_t *dptr, uint64_t *bytes);
+/* a program's kernels and variables: prog_* (func/prog.h) */
 
 /* run one kernel to completion (synchronously).  params is the kernel's
  * parameter buffer laid out as KernelAttr.params says. */
@@ -115,15 +65,6 @@ int gpu_launch_coop(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint3
 int gpu_launch_ex(Gpu *g, Program *p, int kernel, Dim3 grid, Dim3 block, uint32_t dyn_shmem,
                   const void *params, size_t params_size, int coop, Dim3 cluster);
 
-/* what stopped the last kernel that returned RF_ERUNTIME, or (the last four)
- * why a launch was refused with RF_EINPUT */
-enum { FAULT_NONE, FAULT_ADDRESS, FAULT_MISALIGNED, FAULT_TRAP, FAULT_STACK,
-       FAULT_DEADLOCK, FAULT_LIMIT, FAULT_ASSERT,
-       FAULT_BAD_LAUNCH,      /* grid, block, shared memory or parameters out of range */
-       FAULT_NO_RESOURCES,    /* one block does not fit on an SM (registers, ...) */
-       FAULT_CONFIG,          /* a config key the kernel's compile refuses at this launch
-                                 (a forced regmutex.es breaking a deadlock rule) */
-       FAULT_COOP_TOO_LARGE };   /* a cooperative grid that cannot be resident at once */
 int gpu_last_fault(const Gpu *g);
 
 /* statistics of every kernel launched so far, in launch order */

@@ -12,7 +12,7 @@
 #include "base/base.h"
 #include "func/warp.h"
 #include "ptx/ptx.h"
-#include "sim/prog.h"
+#include "func/prog.h"
 
 int launch_check(const Config *cfg, const Program *p, int k, Dim3 grid, Dim3 block,
                  uint32_t dyn, size_t psize)

@@ -6,7 +6,8 @@
 
 #include "analysis/occupancy.h"
 #include "base/config.h"
-#include "sim/gpu.h"
+#include "func/kernel.h"
+#include "func/prog.h"
 
 struct Launch;
 

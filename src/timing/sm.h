@@ -26,7 +26,7 @@
 #include "mem/mem.h"
 #include "timing/events.h"
 #include "timing/rf/rf.h"
-#include "timing/timing.h"
+#include "timing/tins.h"
 #include "timing/tstats.h"
 #include "func/warp.h"
 

@@ -31,7 +31,7 @@
  *          register access).  Duplicates are removed: an instruction
  *          reads r5 once however many operands name it.
  */
-#include "timing/timing.h"
+#include "timing/tins.h"
 
 #include <assert.h>
 #include <stdlib.h>

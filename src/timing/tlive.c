@@ -53,7 +53,7 @@
  *            compiler marks as consumers of long-latency results
  *            (sched.suspend = marked).
  */
-#include "timing/timing.h"
+#include "timing/tins.h"
 
 #include <stdlib.h>
 #include <string.h>

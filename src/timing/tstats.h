@@ -11,11 +11,28 @@
 
 #include <stdint.h>
 
+#include "func/kernel.h"
+
 typedef struct TStats {
 #define TS(f, h) uint64_t f;
 #include "timing/tstats.def"
 #undef TS
 } TStats;
+
+/* one kernel's record: what ran, its counts, and the timing model's counters */
+typedef struct KernelStats {
+	char name[1024];         /* kernel's PTX name (C++ mangled names run long) */
+	Dim3 grid, block;
+	uint32_t dyn_shmem;      /* dynamic shared memory bytes */
+	int regs_per_thread;     /* registers the kernel runs with */
+	uint64_t warp_insts;     /* warp instructions issued */
+	uint64_t thread_insts;   /* thread instructions (active lanes summed) */
+	double sim_seconds;      /* host time spent simulating it */
+	uint64_t mem_digest;     /* sim.digest: gmem_digest() after it (and its children) ran */
+	int digested;            /* mem_digest is set */
+	int timed;               /* ran on the timing model: ts is valid */
+	TStats ts;               /* the timing model's counters (tstats.def) */
+} KernelStats;
 
 struct Json;
 

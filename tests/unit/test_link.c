@@ -13,7 +13,7 @@
 #include "base/base.h"
 #include "ptx/ptx.h"
 #include "func/decode.h"
-#include "sim/prog.h"
+#include "func/prog.h"
 #include "tsim.h"
 #include "unit.h"
 

@@ -14,7 +14,8 @@
 
 #include "base/base.h"
 #include "sim/gpu.h"
-#include "sim/prog.h"
+#include "func/decode.h"
+#include "func/prog.h"
 #include "tsim.h"
 #include "unit.h"
 

@@ -8,8 +8,8 @@
 #include "analysis/schedule.h"
 #include "base/base.h"
 #include "sim/gpu.h"
-#include "sim/prog.h"
-#include "timing/timing.h"
+#include "func/prog.h"
+#include "timing/tins.h"
 #include "unit.h"
 
 typedef struct T { Gpu *g; Program *p; TProg tp; const Image *img; } T;

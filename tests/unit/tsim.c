@@ -3,7 +3,7 @@
 
 #include "analysis/schedule.h"
 #include "base/base.h"
-#include "sim/prog.h"
+#include "func/prog.h"
 #include "unit.h"
 
 Config tsim_config(void)

@@ -82,7 +82,7 @@
 
 #include "base/config.h"
 #include "base/models.h"
-#include "timing/timing.h"
+#include "timing/tins.h"
 #include "timing/tstats.h"
 
 struct Warp;

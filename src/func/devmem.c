@@ -1,11 +1,11 @@
-/* mem.c -- device memory allocations; see mem.h for the design. */
-#include "sim/mem.h"
+/* devmem.c -- device memory allocations; see devmem.h for the design. */
+#include "func/devmem.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/base.h"
-#include "sim/gpu.h"
+#include "func/kernel.h"
 
 enum { ALIGN = 256, GAP = 64 * 1024 };
 

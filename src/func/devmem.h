@@ -1,5 +1,5 @@
 /*
- * mem.h -- simulated device (global) memory: allocations and checked access.
+ * devmem.h -- simulated device (global) memory: allocations and checked access.
  *
  * Every cuMemAlloc and every module-scope .global variable is one
  * allocation with host backing store.  Device addresses are handed out
@@ -24,8 +24,8 @@
  * malloc returns NULL, as CUDA's does.  Device free takes only what device
  * malloc returned; cudaFree refuses those (gmem_free), as CUDA does.
  */
-#ifndef RFSIM_SIM_MEM_H
-#define RFSIM_SIM_MEM_H
+#ifndef RFSIM_FUNC_DEVMEM_H
+#define RFSIM_FUNC_DEVMEM_H
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /*
- * prog.h -- a loaded PTX module on the simulated GPU (gpu.h's Program).
+ * prog.h -- a loaded PTX module on the simulated GPU (kernel.h's Program).
  *
  * Loading parses the PTX, places module-scope variables (.global ones in
  * device memory, .const ones in the constant bank, .shared ones at the
@@ -9,12 +9,12 @@
  * function pointer, a vtable entry), in a device allocation that holds no
  * code: an indirect call maps the address back to the function.
  */
-#ifndef RFSIM_SIM_PROG_H
-#define RFSIM_SIM_PROG_H
+#ifndef RFSIM_FUNC_PROG_H
+#define RFSIM_FUNC_PROG_H
 
 #include "ptx/ir.h"
 #include "func/decode.h"
-#include "sim/gpu.h"
+#include "func/kernel.h"
 
 struct Program {
 	Module *m;
@@ -42,5 +42,11 @@ struct Program {
 	} *var;
 	int32_t nvar;
 };
+
+/* where loading placed p's variables and functions, for image_build */
+static inline Placement prog_placement(const Program *p)
+{
+	return (Placement){p->m, p->addr, p->shared_module, p->code_dptr};
+}
 
 #endif
