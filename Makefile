@@ -96,7 +96,7 @@ JFLAG = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 test:
 	@$(MAKE) --no-print-directory $(JFLAG) all
 	$(BUILD)/unit
-	RFSIM=$(abspath $(BUILD)/rfsim) python3 -m pytest -q $(XDIST) tests
+	RFSIM=$(abspath $(BUILD)/rfsim) python3 -m pytest -q --durations=15 $(XDIST) tests
 
 san:
 	$(MAKE) BUILD=build-san OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" test
