@@ -26,8 +26,8 @@
  * the PTX default, .rn) and its MOD_* bits (ir.h); bits that do not apply
  * to a variant are ignored, so the core may pass Ins.mods unfiltered.
  */
-#ifndef RFSIM_SIM_ALU_H
-#define RFSIM_SIM_ALU_H
+#ifndef RFSIM_FUNC_ALU_H
+#define RFSIM_FUNC_ALU_H
 
 #include <stdint.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /*
  * cdp.h -- dynamic parallelism (CDP2): kernels launching kernels.  See cdp.c.
  */
-#ifndef RFSIM_SIM_CDP_H
-#define RFSIM_SIM_CDP_H
+#ifndef RFSIM_FUNC_CDP_H
+#define RFSIM_FUNC_CDP_H
 
 #include <stdint.h>
 

@@ -27,8 +27,8 @@
  * so [param0+4] of a call sequence becomes a frame-relative local address
  * and [kernel_param_2] an offset into the kernel's parameter buffer.
  */
-#ifndef RFSIM_SIM_DECODE_H
-#define RFSIM_SIM_DECODE_H
+#ifndef RFSIM_FUNC_DECODE_H
+#define RFSIM_FUNC_DECODE_H
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* decode_int.h -- state shared by decode.c and decode_ins.c (not public). */
-#ifndef RFSIM_SIM_DECODE_INT_H
-#define RFSIM_SIM_DECODE_INT_H
+#ifndef RFSIM_FUNC_DECODE_INT_H
+#define RFSIM_FUNC_DECODE_INT_H
 
 #include "func/decode.h"
 

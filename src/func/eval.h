@@ -1,6 +1,6 @@
 /* eval.h -- per-lane arithmetic of a decoded instruction (see eval.c). */
-#ifndef RFSIM_SIM_EVAL_H
-#define RFSIM_SIM_EVAL_H
+#ifndef RFSIM_FUNC_EVAL_H
+#define RFSIM_FUNC_EVAL_H
 
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
  * exec.c (arithmetic, exchange, control), exec_mem.c (memory and fault
  * reports) and simt.c (the reconvergence stack, calls and returns).
  */
-#ifndef RFSIM_SIM_EXEC_INT_H
-#define RFSIM_SIM_EXEC_INT_H
+#ifndef RFSIM_FUNC_EXEC_INT_H
+#define RFSIM_FUNC_EXEC_INT_H
 
 #include <string.h>
 

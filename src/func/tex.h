@@ -10,8 +10,8 @@
  * reused, so a handle destroyed before a launch (or never created) is
  * reported at the instruction that uses it (exec_tex.c).
  */
-#ifndef RFSIM_SIM_TEX_H
-#define RFSIM_SIM_TEX_H
+#ifndef RFSIM_FUNC_TEX_H
+#define RFSIM_FUNC_TEX_H
 
 #include <stdint.h>
 

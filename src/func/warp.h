@@ -37,8 +37,8 @@
  * barrier's expected number of warps -- every warp of the CTA that has not
  * exited, or the thread count operand / 32 -- has arrived.
  */
-#ifndef RFSIM_SIM_WARP_H
-#define RFSIM_SIM_WARP_H
+#ifndef RFSIM_FUNC_WARP_H
+#define RFSIM_FUNC_WARP_H
 
 #include <stdint.h>
 

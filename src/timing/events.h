@@ -13,8 +13,8 @@
  * A bucket only ever holds one cycle's events because the SM is stepped
  * at every cycle an event is due (evq_next).
  */
-#ifndef RFSIM_SIM_EVENTS_H
-#define RFSIM_SIM_EVENTS_H
+#ifndef RFSIM_TIMING_EVENTS_H
+#define RFSIM_TIMING_EVENTS_H
 
 #include <stdint.h>
 

@@ -18,8 +18,8 @@
  * and no event due sleeps until its next event: idle cycles cost nothing
  * and are skipped (timing.c).
  */
-#ifndef RFSIM_SIM_SM_H
-#define RFSIM_SIM_SM_H
+#ifndef RFSIM_TIMING_SM_H
+#define RFSIM_TIMING_SM_H
 
 #include <stdint.h>
 

@@ -11,8 +11,8 @@
  * costs in the pipeline (operand collection, execution unit, memory).
  * The per-instruction facts it reads on the hot path are tins.h's.
  */
-#ifndef RFSIM_SIM_TIMING_H
-#define RFSIM_SIM_TIMING_H
+#ifndef RFSIM_TIMING_TIMING_H
+#define RFSIM_TIMING_TIMING_H
 
 #include <stdint.h>
 

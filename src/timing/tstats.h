@@ -6,8 +6,8 @@
  * them into the kernel's KernelStats when the kernel ends.  Derived
  * figures (IPC, occupancy, hit rates) are computed only when reported.
  */
-#ifndef RFSIM_SIM_TSTATS_H
-#define RFSIM_SIM_TSTATS_H
+#ifndef RFSIM_TIMING_TSTATS_H
+#define RFSIM_TIMING_TSTATS_H
 
 #include <stdint.h>
 

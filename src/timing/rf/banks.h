@@ -19,8 +19,8 @@
  * Arbitration state is one (cycle, count) pair per bank, reset lazily
  * when a bank is first used in a new cycle: no per-cycle sweep.
  */
-#ifndef RFSIM_SIM_RF_BANKS_H
-#define RFSIM_SIM_RF_BANKS_H
+#ifndef RFSIM_TIMING_RF_BANKS_H
+#define RFSIM_TIMING_RF_BANKS_H
 
 #include <stdint.h>
 

@@ -12,8 +12,8 @@
  * answers hits before the MRF is asked; RegMutex passes the (warp, reg)
  * of an extended register's pool section, whose bank serves it).
  */
-#ifndef RFSIM_SIM_RF_MRF_H
-#define RFSIM_SIM_RF_MRF_H
+#ifndef RFSIM_TIMING_RF_MRF_H
+#define RFSIM_TIMING_RF_MRF_H
 
 #include <stdint.h>
 

@@ -75,8 +75,8 @@
  * banks.h, and one counted main-register-file access (bank port, latency)
  * in mrf.h, so a model is only its policy.
  */
-#ifndef RFSIM_SIM_RF_RF_H
-#define RFSIM_SIM_RF_RF_H
+#ifndef RFSIM_TIMING_RF_RF_H
+#define RFSIM_TIMING_RF_RF_H
 
 #include <stdint.h>
 
