@@ -23,7 +23,8 @@
 #include "base/base.h"
 
 const OpInfo op_info[NOP_] = {
-#define X(e, name, form, unit, flags) {name, form, unit, flags},
+#define X(e, name, form, unit, kind, gram, flags) \
+	{name, form, UNIT_##unit, KIND_##kind, MG_##gram, flags},
 #include "ptx/ops.def"
 #undef X
 };

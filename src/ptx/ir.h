@@ -80,16 +80,62 @@ enum {                       /* op flags (OpInfo.flags) */
 };
 
 typedef enum Op {
-#define X(e, name, form, unit, flags) OP_##e,
+#define X(e, name, form, unit, kind, gram, flags) OP_##e,
 #include "ptx/ops.def"
 #undef X
 	NOP_
 } Op;
 
+/* handler classes (ops.def's kind column): decode and execute switch on these,
+ * exhaustively; an op's own handler may then look at the op */
+typedef enum OpKind {
+	KIND_ARITH,  /* lane arithmetic of one instruction type: decode_alu, eval.c/alu*.c */
+	KIND_SETP,   /* a comparison into one or two predicates: decoded as ARITH */
+	KIND_MOV,    /* mov: copies, packs, special registers */
+	KIND_ADDR,   /* cvta, isspacep, mapa, getctarank: address arithmetic */
+	KIND_LD,     /* ld, ldu */
+	KIND_ST,     /* st */
+	KIND_ATOM,   /* atom, red */
+	KIND_WARP,   /* shfl, vote, match, redux, activemask, elect: lanes exchange values */
+	KIND_BAR,    /* CTA and cluster barriers */
+	KIND_BRA,    /* bra */
+	KIND_CALL,   /* call */
+	KIND_RET,    /* ret, exit */
+	KIND_TRAP,   /* trap */
+	KIND_ASYNC,  /* cp.async, cp.async.bulk: copies made at issue */
+	KIND_WAIT,   /* cp.async group commits and waits, nanosleep: the lanes yield */
+	KIND_MBAR,   /* mbarrier objects */
+	KIND_TENSOR, /* wmma, mma, ldmatrix, stmatrix: warp-wide matrix fragments */
+	KIND_TEX,    /* tex, tld4, suld, sust */
+	KIND_HINT,   /* prefetch, membar, fence, brkpt, griddepcontrol: no functional effect */
+	KIND_RFOP,   /* rfsim's register-file directives (no-ops to the functional core) */
+	KIND_PSEUDO, /* { } scopes, removed by decode */
+} OpKind;
+
+/* modifier grammars (ops.def's grammar column): parse_ins.c's modifier() and the
+ * printer switch on these, exhaustively */
+typedef enum ModGram {
+	MG_BASE,     /* the shared modifier table (parse_ins.c) */
+	MG_VIDEO,    /* BASE and a third type, the SIMD video .btype */
+	MG_CVT,      /* BASE and .satfinite (the FP8 conversions) */
+	MG_FENCE,    /* BASE, or the proxy and mbarrier_init forms (kept as hints) */
+	MG_CLUSTER,  /* barrier.cluster.arrive|wait and their semantics */
+	MG_GRIDDEP,  /* griddepcontrol.launch_dependents|wait */
+	MG_MBAR,     /* mbarrier.* and cp.async.mbarrier.arrive (parse_mbar.c) */
+	MG_ASYNC,    /* cp.async and its group commit and waits (parse_tc.c) */
+	MG_BULK,     /* cp.async.bulk (parse_tc.c) */
+	MG_WMMA,     /* wmma.load, .store, .mma (parse_tc.c) */
+	MG_MMA,      /* mma.sync (parse_tc.c) */
+	MG_MATRIX,   /* ldmatrix, stmatrix (parse_tc.c) */
+	MG_TEX,      /* tex, tld4, suld, sust (parse_tex.c) */
+} ModGram;
+
 typedef struct OpInfo {
 	const char *name;            /* PTX mnemonic */
 	const char *form;            /* its operands (ops.def): "a=aa" ... */
 	uint8_t unit;                /* UNIT_* */
+	uint8_t kind;                /* OpKind */
+	uint8_t gram;                /* ModGram */
 	uint16_t flags;              /* OPF_* */
 } OpInfo;
 

@@ -102,7 +102,6 @@ void ptc_check(Parser *p, const Tok *t, Ins *in, int st);
 /* the Op of an mbarrier.* mnemonic (refusing unknown forms), *used its fixed
  * part's length; -1 for any other mnemonic */
 int pmb_op(Parser *p, const Tok *t, size_t *used);
-int pmb_is(int op);        /* one of the ops pmb_* parse */
 void pmb_modifier(Parser *p, const Tok *t, Ins *in, const char *s, size_t n, char *hints,
                   size_t *nhints, size_t cap);
 void pmb_check(Parser *p, const Tok *t, const Ins *in);   /* after the operands */

@@ -202,102 +202,103 @@ static void add_hint(Parser *p, Mnem *mn, const char *s, size_t n)
 	mn->nhints += n;
 }
 
-/* cp.async, wmma, mma, ldmatrix, stmatrix: parse_tc.c */
-static int tc_op(int op)
+/* fence.proxy.alias|async{.global|.shared::cta|.shared::cluster} and
+ * fence.mbarrier_init.release.cluster order the async and generic proxies' views
+ * of memory; rfsim's memory is one, sequentially consistent view, so they are kept
+ * (as hints, for the listing) and do nothing.  fence.proxy.tensormap::generic is
+ * refused.  1: taken; 0: a plain fence modifier, for the shared table */
+static int fence_modifier(Parser *p, Mnem *mn, const char *s, size_t n)
 {
-	return op == OP_CP_ASYNC || op == OP_CP_COMMIT || op == OP_CP_WAIT ||
-	       op == OP_CP_WAITALL || op == OP_WMMA_LOAD || op == OP_WMMA_STORE ||
-	       op == OP_WMMA_MMA || op == OP_MMA || op == OP_LDMATRIX || op == OP_STMATRIX ||
-	       op == OP_CP_BULK;
-}
-
-/* tex, tld4, suld, sust: parse_tex.c */
-static int tex_op(int op)
-{
-	return op == OP_TEX || op == OP_TLD4 || op == OP_SULD || op == OP_SUST;
-}
-
-static int is_video(Op op)
-{
-	switch (op) {
-	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
-	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
-	case OP_VMAX2: case OP_VMAX4:
-		return 1;
-	default:
+	if (!mn->nhints && !((n == 5 && !memcmp(s, "proxy", 5)) ||
+	                     (n == 13 && !memcmp(s, "mbarrier_init", 13))))
 		return 0;
-	}
+	static const char *const ok[] = {"proxy", "mbarrier_init", "alias", "async", "global",
+	                                 "shared::cta", "shared::cluster", "release", "cluster"};
+	int known = 0;
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+		known |= strlen(ok[i]) == n && !memcmp(ok[i], s, n);
+	if (!known) refuse(p, &mn->t, mn->t.s, (size_t)(s + n - mn->t.s));
+	add_hint(p, mn, s, n);
+	return 1;
 }
+
+/* barrier.cluster.arrive{.release|.relaxed}{.aligned}, barrier.cluster.wait{.acquire}
+ * {.aligned} */
+static void cluster_modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
+{
+	int arrive = n == 6 && !memcmp(s, "arrive", 6), wait = n == 4 && !memcmp(s, "wait", 4);
+	int sem = (n == 7 && (!memcmp(s, "release", 7) || !memcmp(s, "relaxed", 7) ||
+	                      !memcmp(s, "acquire", 7)));
+	if (n == 7 && !memcmp(s, "aligned", 7) && in->mode) {
+		in->mods |= MOD_ALIGNED;
+		return;
+	}
+	if ((arrive || wait) && !in->mode) {
+		in->mode = arrive ? MODE_ARRIVE : MODE_SYNC;
+	} else if (!sem || !in->mode || (in->mods & MOD_ALIGNED) ||
+	           (in->mode == MODE_SYNC) != (s[0] == 'a' && s[1] == 'c')) {
+		p_error_at(p, &mn->t, "unexpected modifier '.%.*s' in '%.*s' (the forms are "
+		           "barrier.cluster.arrive{.release|.relaxed}{.aligned} and "
+		           "barrier.cluster.wait{.acquire}{.aligned})", (int)n, s,
+		           (int)mn->t.len, mn->t.s);
+	}
+	add_hint(p, mn, s, n);
+}
+
+/* programmatic dependent launch (9.7.13.x griddepcontrol): rfsim starts a grid only
+ * once the stream's grid before it has finished, so both forms hold already; kept as
+ * hints, for the listing */
+static void griddep_modifier(Parser *p, Mnem *mn, const char *s, size_t n)
+{
+	if (mn->nhints || !((n == 17 && !memcmp(s, "launch_dependents", n)) ||
+	                    (n == 4 && !memcmp(s, "wait", n))))
+		p_error_at(p, &mn->t, "unexpected modifier '.%.*s' in '%.*s' (griddepcontrol "
+		           "takes one of .launch_dependents, .wait)", (int)n, s,
+		           (int)mn->t.len, mn->t.s);
+	add_hint(p, mn, s, n);
+}
+
+/* one dotted modifier, by the op's grammar (ops.def); the sub-grammars of a family
+ * live in their own files, and BASE, with what CVT, VIDEO and FENCE add to it, in
+ * base_modifier() */
+static void base_modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n);
 
 static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 {
-	Op op = (Op)in->op;
-	if (pmb_is(op)) {
+	switch ((ModGram)op_info[in->op].gram) {
+	case MG_MBAR:
 		pmb_modifier(p, &mn->t, in, s, n, mn->hints, &mn->nhints, sizeof mn->hints);
 		return;
-	}
-	if (tc_op(op)) {
+	case MG_ASYNC: case MG_BULK: case MG_WMMA: case MG_MMA: case MG_MATRIX:
 		ptc_modifier(p, &mn->t, in, s, n, &mn->tc, mn->hints, &mn->nhints, sizeof mn->hints);
 		return;
-	}
-	if (tex_op(op)) {
+	case MG_TEX:
 		ptex_modifier(p, &mn->t, in, s, n);
 		return;
-	}
-	if (op == OP_FENCE && (mn->nhints || ((n == 5 && !memcmp(s, "proxy", 5)) ||
-	                                      (n == 13 && !memcmp(s, "mbarrier_init", 13))))) {
-		/* fence.proxy.alias|async{.global|.shared::cta|.shared::cluster} and
-		 * fence.mbarrier_init.release.cluster order the async and generic
-		 * proxies' views of memory; rfsim's memory is one, sequentially
-		 * consistent view, so they are kept (as hints, for the listing) and
-		 * do nothing.  fence.proxy.tensormap::generic is refused. */
-		static const char *const ok[] = {"proxy", "mbarrier_init", "alias", "async", "global",
-		                                 "shared::cta", "shared::cluster", "release", "cluster"};
-		int known = 0;
-		for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
-			known |= strlen(ok[i]) == n && !memcmp(ok[i], s, n);
-		if (!known) refuse(p, &mn->t, mn->t.s, (size_t)(s + n - mn->t.s));
-		add_hint(p, mn, s, n);
+	case MG_CLUSTER:
+		cluster_modifier(p, mn, in, s, n);
 		return;
-	}
-	if (op == OP_CLBAR) {
-		/* barrier.cluster.arrive{.release|.relaxed}{.aligned},
-		 * barrier.cluster.wait{.acquire}{.aligned} */
-		int arrive = n == 6 && !memcmp(s, "arrive", 6), wait = n == 4 && !memcmp(s, "wait", 4);
-		int sem = (n == 7 && (!memcmp(s, "release", 7) || !memcmp(s, "relaxed", 7) ||
-		                      !memcmp(s, "acquire", 7)));
-		if (n == 7 && !memcmp(s, "aligned", 7) && in->mode) {
-			in->mods |= MOD_ALIGNED;
+	case MG_GRIDDEP:
+		griddep_modifier(p, mn, s, n);
+		return;
+	case MG_FENCE:
+		if (fence_modifier(p, mn, s, n)) return;
+		break;
+	case MG_CVT:
+		if (n == 9 && !memcmp(s, "satfinite", 9)) {   /* the FP8 forms */
+			in->mods |= MOD_SATFINITE;
 			return;
 		}
-		if ((arrive || wait) && !in->mode) {
-			in->mode = arrive ? MODE_ARRIVE : MODE_SYNC;
-		} else if (!sem || !in->mode || (in->mods & MOD_ALIGNED) ||
-		           (in->mode == MODE_SYNC) != (s[0] == 'a' && s[1] == 'c')) {
-			p_error_at(p, &mn->t, "unexpected modifier '.%.*s' in '%.*s' (the forms are "
-			           "barrier.cluster.arrive{.release|.relaxed}{.aligned} and "
-			           "barrier.cluster.wait{.acquire}{.aligned})", (int)n, s,
-			           (int)mn->t.len, mn->t.s);
-		}
-		add_hint(p, mn, s, n);
-		return;
+		break;
+	case MG_VIDEO: case MG_BASE:
+		break;
 	}
-	if (op == OP_GRIDDEP) {
-		/* programmatic dependent launch (9.7.13.x griddepcontrol): rfsim starts
-		 * a grid only once the stream's grid before it has finished, so both
-		 * forms hold already; kept as hints, for the listing */
-		if (mn->nhints || !((n == 17 && !memcmp(s, "launch_dependents", n)) ||
-		                    (n == 4 && !memcmp(s, "wait", n))))
-			p_error_at(p, &mn->t, "unexpected modifier '.%.*s' in '%.*s' (griddepcontrol "
-			           "takes one of .launch_dependents, .wait)", (int)n, s,
-			           (int)mn->t.len, mn->t.s);
-		add_hint(p, mn, s, n);
-		return;
-	}
-	if (op == OP_CVT && n == 9 && !memcmp(s, "satfinite", 9)) {   /* the FP8 forms */
-		in->mods |= MOD_SATFINITE;
-		return;
-	}
+	base_modifier(p, mn, in, s, n);
+}
+
+static void base_modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
+{
+	Op op = (Op)in->op;
 	const ModDef *d = mod_lookup(s, n);
 	int setcmp = op == OP_SETP || op == OP_SET;
 	int isbar = op == OP_BAR || op == OP_BARRIER;
@@ -313,7 +314,8 @@ static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 	case MC_TYPE:
 		if (mn->ntype == 0) in->type = (uint8_t)d->val;
 		else if (mn->ntype == 1) in->type2 = (uint8_t)d->val;
-		else if (mn->ntype == 2 && is_video(op) && (d->val == PT_S32 || d->val == PT_U32))
+		else if (mn->ntype == 2 && op_info[op].gram == MG_VIDEO &&
+		         (d->val == PT_S32 || d->val == PT_U32))
 			in->mods |= d->val == PT_S32 ? MOD_VB_S32 : 0;   /* .btype */
 		else p_error_at(p, &mn->t, "too many types in '%.*s'", (int)mn->t.len, mn->t.s);
 		mn->ntype++;
@@ -355,6 +357,20 @@ static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 		break;
 	case MC_BAD:
 		refuse(p, &mn->t, mn->t.s, (size_t)(s + n - mn->t.s));
+	}
+}
+
+/* a sub-grammar's own checks of the whole instruction, operands included */
+static void grammar_check(Parser *p, const Mnem *mn, Ins *in)
+{
+	switch ((ModGram)op_info[in->op].gram) {
+	case MG_ASYNC: case MG_BULK: case MG_WMMA: case MG_MMA: case MG_MATRIX:
+		ptc_check(p, &mn->t, in, mn->tc);
+		return;
+	case MG_TEX: ptex_check(p, &mn->t, in); return;
+	case MG_MBAR: pmb_check(p, &mn->t, in); return;
+	case MG_BASE: case MG_VIDEO: case MG_CVT: case MG_FENCE: case MG_CLUSTER: case MG_GRIDDEP:
+		return;
 	}
 }
 
@@ -673,7 +689,7 @@ static void operands(Parser *p, Ins *in, const Tok *at, Tok *opat)
 		do {
 			if (n == INS_MAXOPD) p_error_at(p, at, "too many operands");
 			opat[n] = p->lx.tok;
-			if (tex_op(in->op) && p->lx.tok.kind == '[') {
+			if (op_info[in->op].gram == MG_TEX && p->lx.tok.kind == '[') {
 				if (n + 1 < INS_MAXOPD) opat[n + 1] = p->lx.tok;    /* its two operands */
 				tex_addr(p, in, at, o, &n);
 				continue;
@@ -744,9 +760,7 @@ void p_instruction(Parser *p)
 		Tok opat[INS_MAXOPD];
 		operands(p, in, &mn.t, opat);
 		pchk_operands(p, &mn.t, in, opat);
-		if (tc_op(in->op)) ptc_check(p, &mn.t, in, mn.tc);
-		if (tex_op(in->op)) ptex_check(p, &mn.t, in);
-		if (pmb_is(in->op)) pmb_check(p, &mn.t, in);
+		grammar_check(p, &mn, in);
 	}
 	p_expect(p, ';', "';' after the instruction");
 }

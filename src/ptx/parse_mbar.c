@@ -55,11 +55,6 @@ int pmb_op(Parser *p, const Tok *t, size_t *used)
 	           (int)(q - s), s);
 }
 
-int pmb_is(int op)
-{
-	return op == OP_CP_MBAR || (op >= OP_MBAR_INIT && op <= OP_MBAR_PENDING);
-}
-
 __attribute__((noreturn))
 static void bad_mod(Parser *p, const Tok *t, const char *s, size_t n)
 {

@@ -238,45 +238,56 @@ enum {
 	      MOD_ACQ_REL | MOD_SC,
 };
 
-/* cp.async, mbarrier, wmma, mma, ldmatrix, stmatrix in the PTX ISA's order (parse_tc.c,
- * parse_mbar.c) */
-static void tc_mnemonic(Out *o, const Ins *in)
+/* cp.async{.ca|.cg}.shared.global and the group commit and waits (parse_tc.c) */
+static void async_mnemonic(Out *o, const Ins *in)
+{
+	fputs(op_info[in->op].name, o->f);
+	if (in->op != OP_CP_ASYNC) return;
+	fprintf(o->f, ".%s.shared.global", in->mods & MOD_CG ? "cg" : "ca");
+	if (in->hints) fputs(ir_str(o->m, in->hints), o->f);
+}
+
+/* mbarrier.* and cp.async.mbarrier.arrive (parse_mbar.c) */
+static void mbar_mnemonic(Out *o, const Ins *in)
+{
+	static const struct { uint8_t bit; const char *s; } f[] = {
+		{MBF_EXPECT_TX, "expect_tx"}, {MBF_NOCOMPLETE, "noComplete"},
+		{MBF_PARITY, "parity"}, {MBF_NOINC, "noinc"},
+	};
+	fputs(op_info[in->op].name, o->f);
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		if (in->frag & f[i].bit) put(o, f[i].s);
+	if (in->hints) fputs(ir_str(o->m, in->hints), o->f);
+	put(o, space_name[in->space]);
+	put(o, ptxtype_name[in->type]);
+}
+
+/* ldmatrix, stmatrix (parse_tc.c) */
+static void matrix_mnemonic(Out *o, const Ins *in)
+{
+	fputs(op_info[in->op].name, o->f);
+	fprintf(o->f, ".sync.aligned.%s.x%d%s", mma_shape_name[in->shape], in->frag,
+	        in->mods & MOD_TRANS ? ".trans" : "");
+	put(o, space_name[in->space]);
+	put(o, ptxtype_name[in->type]);
+}
+
+/* mma.sync: .satfinite before the types (parse_tc.c) */
+static void mma_mnemonic(Out *o, const Ins *in)
+{
+	fputs(op_info[in->op].name, o->f);
+	fprintf(o->f, ".sync.aligned.%s.row.col%s.%s.%s.%s.%s", mma_shape_name[in->shape],
+	        in->mods & MOD_SATFINITE ? ".satfinite" : "", ptxtype_name[in->type],
+	        ptxtype_name[in->type2], ptxtype_name[in->type3], ptxtype_name[in->type4]);
+	put(o, rnd_name[in->rnd]);
+}
+
+/* wmma.load, .store, .mma in the PTX ISA's order (parse_tc.c) */
+static void wmma_mnemonic(Out *o, const Ins *in)
 {
 	static const char *const lay[] = {"", "row", "col"}, *const frag[] = {"", "a", "b", "c",
 	                                                                       "d"};
 	fputs(op_info[in->op].name, o->f);
-	if (in->op == OP_CP_ASYNC) {
-		fprintf(o->f, ".%s.shared.global", in->mods & MOD_CG ? "cg" : "ca");
-		if (in->hints) fputs(ir_str(o->m, in->hints), o->f);
-		return;
-	}
-	if (in->op == OP_CP_COMMIT || in->op == OP_CP_WAIT || in->op == OP_CP_WAITALL) return;
-	if (in->op >= OP_CP_MBAR && in->op <= OP_MBAR_PENDING) {   /* parse_mbar.c */
-		static const struct { uint8_t bit; const char *s; } f[] = {
-			{MBF_EXPECT_TX, "expect_tx"}, {MBF_NOCOMPLETE, "noComplete"},
-			{MBF_PARITY, "parity"}, {MBF_NOINC, "noinc"},
-		};
-		for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-			if (in->frag & f[i].bit) put(o, f[i].s);
-		if (in->hints) fputs(ir_str(o->m, in->hints), o->f);
-		put(o, space_name[in->space]);
-		put(o, ptxtype_name[in->type]);
-		return;
-	}
-	if (in->op == OP_LDMATRIX || in->op == OP_STMATRIX) {
-		fprintf(o->f, ".sync.aligned.%s.x%d%s", mma_shape_name[in->shape], in->frag,
-		        in->mods & MOD_TRANS ? ".trans" : "");
-		put(o, space_name[in->space]);
-		put(o, ptxtype_name[in->type]);
-		return;
-	}
-	if (in->op == OP_MMA) {                /* .satfinite before the types */
-		fprintf(o->f, ".sync.aligned.%s.row.col%s.%s.%s.%s.%s", mma_shape_name[in->shape],
-		        in->mods & MOD_SATFINITE ? ".satfinite" : "", ptxtype_name[in->type],
-		        ptxtype_name[in->type2], ptxtype_name[in->type3], ptxtype_name[in->type4]);
-		put(o, rnd_name[in->rnd]);
-		return;
-	}
 	put(o, frag[in->frag]);
 	put_mods(o, in->mods, MOD_SYNC);
 	put_mods(o, in->mods, MOD_ALIGNED);
@@ -306,26 +317,15 @@ static void tex_mnemonic(Out *o, const Ins *in)
 	if (su) put(o, mode_name[in->mode]);
 }
 
-static int is_tex(int op)
-{
-	return op == OP_TEX || op == OP_TLD4 || op == OP_SULD || op == OP_SUST;
-}
-
-static void mnemonic(Out *o, const Ins *in)
+/* the shared modifier table's order; CLUSTER, GRIDDEP, FENCE and BULK keep their own
+ * forms in the hints */
+static void base_mnemonic(Out *o, const Ins *in)
 {
 	Op op = (Op)in->op;
 	uint32_t mods = in->mods;
 	int mem = (op_info[op].flags & OPF_MEM) || op == OP_MEMBAR || op == OP_FENCE;
 	int bar = op == OP_BAR || op == OP_BARRIER;
 	int early_sync = op == OP_SHFL || op == OP_VOTE || op == OP_REDUX;
-	if (op >= OP_CP_ASYNC && op <= OP_STMATRIX) {
-		tc_mnemonic(o, in);
-		return;
-	}
-	if (is_tex(op)) {
-		tex_mnemonic(o, in);
-		return;
-	}
 	fputs(op_info[op].name, o->f);
 	if (mem) {
 		put_mods(o, mods, SEM);
@@ -350,8 +350,27 @@ static void mnemonic(Out *o, const Ins *in)
 	if (in->vec) fprintf(o->f, ".v%d", in->vec);
 	put(o, ptxtype_name[in->type]);
 	put(o, ptxtype_name[in->type2]);
-	if (op_info[in->op].unit == UNIT_ALU && in->op >= OP_VADD2 && in->op <= OP_VMAX4)
-		put(o, (mods & MOD_VB_S32) ? "s32" : "u32");  /* SIMD video: .btype */
+}
+
+/* the mnemonic and its modifiers, written back in the order of the op's grammar
+ * (ops.def) */
+static void mnemonic(Out *o, const Ins *in)
+{
+	switch ((ModGram)op_info[in->op].gram) {
+	case MG_ASYNC: async_mnemonic(o, in); return;
+	case MG_MBAR: mbar_mnemonic(o, in); return;
+	case MG_MATRIX: matrix_mnemonic(o, in); return;
+	case MG_MMA: mma_mnemonic(o, in); return;
+	case MG_WMMA: wmma_mnemonic(o, in); return;
+	case MG_TEX: tex_mnemonic(o, in); return;
+	case MG_VIDEO:
+		base_mnemonic(o, in);
+		put(o, (in->mods & MOD_VB_S32) ? "s32" : "u32");  /* SIMD video: .btype */
+		return;
+	case MG_BASE: case MG_CVT: case MG_FENCE: case MG_CLUSTER: case MG_GRIDDEP: case MG_BULK:
+		base_mnemonic(o, in);
+		return;
+	}
 }
 
 static void operand(Out *o, const Func *fn, const Operand *x)
@@ -420,7 +439,7 @@ static void instruction(Out *o, const Func *fn, const Ins *in)
 	mnemonic(o, in);
 	for (int k = 0; k < in->nd + in->ns; k++) {
 		const Operand *x = &in->o[k];
-		int taddr = is_tex(in->op) && k == in->nd;    /* [handle, {coordinates}] */
+		int taddr = op_info[in->op].gram == MG_TEX && k == in->nd;    /* [handle, {coordinates}] */
 		fputs(k == 0 ? " " : (x->flags & OPDF_PIPE) ? "|" : ", ", o->f);
 		if (taddr) fputc('[', o->f);
 		if (in->op == OP_CALL && x->kind == OPK_VEC) call_args(o, fn, x);
