@@ -88,6 +88,7 @@ typedef struct DIns {
 	int16_t guard;           /* predicate index in frame, -1 = none */
 	uint8_t guard_neg;
 	uint8_t elt;             /* element bytes for memory and pack ops */
+	uint8_t kind;            /* op_info[op].kind (OpKind), what exec_step switches on */
 	uint32_t mods;           /* MOD_* */
 	int32_t d[DINS_MAXD];    /* destination slots (predicates: pred index), -1 sink */
 	int32_t s[DINS_MAXS];    /* sources: slot >= 0, immediate row < 0 (see above);

@@ -132,6 +132,7 @@ static DIns *emit(DecodeCtx *dc, const Ins *in, int32_t fi, int32_t ir)
 	DIns *d = &img->code[img->ncode++];
 	memset(d, 0, sizeof *d);
 	d->op = in->op;
+	d->kind = op_info[in->op].kind;
 	d->type = in->type, d->type2 = in->type2;
 	d->rnd = in->rnd, d->cmp = in->cmp, d->bop = in->bop, d->aop = in->aop;
 	d->mode = in->mode, d->mods = in->mods;
@@ -199,7 +200,7 @@ int dec_add_src(DecodeCtx *dc, int32_t fi, const Ins *in, const Operand *o, PtxT
 		/* read the special register into a scratch slot first */
 		int32_t slot = scratch_slot(dc, fi, k);
 		DIns *x = emit(dc, in, fi, dc->img->code[di].ir);
-		x->op = OP_MOV;
+		x->op = OP_MOV, x->kind = KIND_MOV;
 		x->flags = DF_INTERNAL | DF_SREG;
 		x->nd = 1, x->d[0] = slot, x->dw[0] = 2;
 		x->imm = o->reg, x->aux = o->comp;
@@ -603,66 +604,45 @@ static int decode_one(DecodeCtx *dc, int32_t fi, const Ins *in, int32_t ir)
 		d->guard = (int16_t)f->slot_of[in->guard];
 		d->guard_neg = in->guard_neg;
 	}
-	switch ((Op)in->op) {
-	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24:
-	case OP_SAD: case OP_DIV: case OP_REM: case OP_ABS: case OP_NEG: case OP_MIN:
-	case OP_MAX: case OP_FMA: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
-	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN: case OP_TESTP:
-	case OP_ADDC: case OP_SUBC: case OP_MADC: case OP_DP4A: case OP_DP2A: case OP_AND:
-	case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_LOP3: case OP_SHL:
-	case OP_SHR: case OP_SHF: case OP_BFE: case OP_BFI: case OP_BMSK: case OP_BREV:
-	case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_FNS: case OP_PRMT: case OP_SET:
-	case OP_SELP: case OP_SLCT: case OP_CVT: case OP_SETP:
-	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
-	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
-	case OP_VMAX2: case OP_VMAX4:
+	switch ((OpKind)op_info[in->op].kind) {
+	case KIND_ARITH: case KIND_SETP:
 		if (decode_alu(dc, fi, in)) return RF_EINPUT;
 		dec_pick_fast(dec_cur(dc));
 		return RF_OK;
-	case OP_MOV: return decode_mov(dc, fi, in);
-	case OP_CVTA: return decode_plain(dc, fi, in, (PtxType)in->type);
-	case OP_ISSPACEP: return decode_plain(dc, fi, in, PT_B64);
-	case OP_LD: case OP_LDU: return decode_ld(dc, fi, in);
-	case OP_ST: return decode_st(dc, fi, in);
-	case OP_ATOM: case OP_RED: return decode_atom(dc, fi, in);
-	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: case OP_ELECT:
-		return decode_plain(dc, fi, in, (PtxType)(in->type ? in->type : PT_B32));
-	case OP_BAR: case OP_BARRIER:
+	case KIND_MOV: return decode_mov(dc, fi, in);
+	case KIND_ADDR:
+		return decode_plain(dc, fi, in, in->op == OP_ISSPACEP ? PT_B64 : (PtxType)in->type);
+	case KIND_LD: return decode_ld(dc, fi, in);
+	case KIND_ST: return decode_st(dc, fi, in);
+	case KIND_ATOM: return decode_atom(dc, fi, in);
+	case KIND_WARP: return decode_plain(dc, fi, in, (PtxType)(in->type ? in->type : PT_B32));
+	case KIND_BAR:
 		if (in->mode == MODE_RED && in->aop == AOP_NONE) return dec_bad(dc, in, "this bar.red");
 		return decode_plain(dc, fi, in, PT_U32);
-	case OP_CLBAR: return decode_plain(dc, fi, in, PT_U32);
-	case OP_MAPA: case OP_GETCTARANK: return decode_plain(dc, fi, in, (PtxType)in->type);
-	case OP_BRA:
+	case KIND_BRA:
 		if (in->ns + in->nd < 1 || in->o[in->nd + in->ns - 1].kind != OPK_LABEL)
 			return dec_bad(dc, in, "branches without a label target");
 		d->target = in->o[in->nd + in->ns - 1].reg;    /* label id, resolved later */
 		return RF_OK;
-	case OP_CALL: return decode_call(dc, fi, in);
-	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_BRKPT:
-	case OP_GRIDDEP:
-	case OP_RET: case OP_EXIT: case OP_TRAP:
+	case KIND_CALL: return decode_call(dc, fi, in);
+	case KIND_RET: case KIND_TRAP: case KIND_HINT:
 		return RF_OK;
-	case OP_RF_PREFETCH:                /* o[0]: the register set's index, kept in imm */
-		if (in->nd + in->ns > 0 && in->o[0].kind == OPK_IMM) d->imm = in->o[0].imm;
+	case KIND_RFOP:                     /* rfsim.prefetch o[0]: the set's index, in imm */
+		if (in->op == OP_RF_PREFETCH && in->nd + in->ns > 0 && in->o[0].kind == OPK_IMM)
+			d->imm = in->o[0].imm;
 		return RF_OK;
-	case OP_RF_ACQUIRE: case OP_RF_RELEASE:
+	case KIND_ASYNC:
+		return in->op == OP_CP_BULK ? decode_cp_bulk(dc, fi, in) : decode_cp_async(dc, fi, in);
+	case KIND_WAIT:                     /* cp.async.wait_group: the group count, in imm */
+		if (in->op == OP_CP_WAIT) d->imm = in->o[0].imm;
 		return RF_OK;
-	case OP_CP_ASYNC: return decode_cp_async(dc, fi, in);
-	case OP_CP_BULK: return decode_cp_bulk(dc, fi, in);
-	case OP_CP_WAIT:                    /* the group count, kept in imm */
-		d->imm = in->o[0].imm;
-		return RF_OK;
-	case OP_CP_COMMIT: case OP_CP_WAITALL:
-		return RF_OK;
-	case OP_CP_MBAR: case OP_MBAR_INIT: case OP_MBAR_INVAL: case OP_MBAR_ARRIVE:
-	case OP_MBAR_DROP: case OP_MBAR_EXPECT_TX: case OP_MBAR_COMPLETE_TX: case OP_MBAR_TEST:
-	case OP_MBAR_TRY: case OP_MBAR_PENDING:
-		return decode_mbar(dc, fi, in);
-	case OP_WMMA_LOAD: case OP_WMMA_STORE: return decode_wmma_mem(dc, fi, in);
-	case OP_WMMA_MMA: case OP_MMA: return decode_wmma_mma(dc, fi, in);
-	case OP_LDMATRIX: case OP_STMATRIX: return decode_matrix_mem(dc, fi, in);
-	case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: return decode_tex(dc, fi, in);
-	case OP_SCOPE_BEGIN: case OP_SCOPE_END: case NOP_:
+	case KIND_MBAR: return decode_mbar(dc, fi, in);
+	case KIND_TENSOR:
+		if (in->op == OP_WMMA_LOAD || in->op == OP_WMMA_STORE) return decode_wmma_mem(dc, fi, in);
+		if (in->op == OP_WMMA_MMA || in->op == OP_MMA) return decode_wmma_mma(dc, fi, in);
+		return decode_matrix_mem(dc, fi, in);    /* ldmatrix, stmatrix */
+	case KIND_TEX: return decode_tex(dc, fi, in);
+	case KIND_PSEUDO:
 		break;
 	}
 	die("decode_one: pseudo instruction");

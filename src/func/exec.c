@@ -654,6 +654,50 @@ static inline int rf_pseudo(const DIns *d)
 	return d->op == OP_RF_PREFETCH || d->op == OP_RF_ACQUIRE || d->op == OP_RF_RELEASE;
 }
 
+/* cvta, isspacep, mapa, getctarank (KIND_ADDR); nonzero: a fault */
+static int exec_space(Cta *c, Warp *w, const DIns *d, uint32_t gm)
+{
+	switch ((Op)d->op) {
+	case OP_CVTA: exec_cvta(c, w, d, gm); return 0;
+	case OP_ISSPACEP: exec_isspacep(c, w, d, gm); return 0;
+	case OP_MAPA: case OP_GETCTARANK: return exec_mapa(c, w, d, gm);
+	default: die("exec_space: %s", op_info[d->op].name);
+	}
+}
+
+/* wmma, mma, ldmatrix, stmatrix (KIND_TENSOR); nonzero: a fault */
+static int exec_tensor(Cta *c, Warp *w, const DIns *d, uint32_t gm)
+{
+	const Image *img = c->L->img;
+	switch ((Op)d->op) {
+	case OP_WMMA_LOAD: return exec_wmma_load(c, w, d, gm);
+	case OP_WMMA_STORE: return exec_wmma_store(c, w, d, gm);
+	case OP_WMMA_MMA: exec_wmma_mma(w, img, d, gm); return 0;
+	case OP_MMA: exec_mma_sync(w, img, d, gm); return 0;
+	case OP_LDMATRIX: return exec_ldmatrix(c, w, d, gm);
+	case OP_STMATRIX: return exec_stmatrix(c, w, d, gm);
+	default: die("exec_tensor: %s", op_info[d->op].name);
+	}
+}
+
+/* shfl, vote, match, redux, elect, activemask (KIND_WARP) */
+static void exec_warp(Warp *w, const Image *img, const DIns *d, uint32_t act, uint32_t gm)
+{
+	switch ((Op)d->op) {
+	case OP_SHFL: exec_shfl(w, img, d, gm); return;
+	case OP_VOTE: exec_vote(w, img, d, gm); return;
+	case OP_MATCH: exec_match(w, img, d, gm); return;
+	case OP_REDUX: exec_redux(w, img, d, gm); return;
+	case OP_ELECT: exec_elect(w, img, d, gm); return;
+	case OP_ACTIVEMASK: {
+		uint32_t *dp = dstp(w, d->d[0]);
+		LANES(gm, l) dp[l] = act;
+		return;
+	}
+	default: die("exec_warp: %s", op_info[d->op].name);
+	}
+}
+
 /* a warp-synchronous instruction (bar.warp.sync, shfl.sync, vote.sync, match.sync,
  * redux.sync) whose member masks name live lanes outside the path, or a CTA barrier the
  * warp's other live lanes have not reached: if those lanes spun in a loop and the path
@@ -696,12 +740,12 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 	SimtEntry *t = &w->stk[w->nstk - 1];
 	int r = EX_OK;
 	if (w->nstk > 1 && gm && sync_waits(w, img, d, act, gm)) return EX_OK;
-	switch ((Op)d->op) {
-	case OP_BRA:
+	switch ((OpKind)d->kind) {
+	case KIND_BRA:
 		simt_branch(c, w, d, act, gm);
 		if ((d->flags & DF_SPIN) && gm == act) simt_spin(c, w, d, act);
 		return EX_OK;
-	case OP_CALL:
+	case KIND_CALL:
 		if (gm != act) {        /* a guarded call: run it for the guarded lanes */
 			die("guarded call reached the executor (decode rejects it)");
 		}
@@ -710,7 +754,7 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 			break;
 		}
 		return simt_call(c, w, d, act);
-	case OP_RET: case OP_EXIT:     /* lanes not leaving go on after it */
+	case KIND_RET:                 /* ret, exit: lanes not leaving go on after it */
 		if (!gm) break;
 		t->pc++;
 		if (d->op == OP_EXIT || w->depth == 0) simt_exit(c, w, gm);
@@ -720,105 +764,59 @@ static int step(Cta *c, Warp *w, const DIns *d, uint32_t act)
 			if (t->pc == t->rpc) simt_settle(c, w);
 		}
 		return EX_OK;
-	case OP_TRAP:
+	case KIND_TRAP:
 		if (!gm) break;
 		exec_fault(c, w, (uint32_t)__builtin_ctz(gm), d, FAULT_TRAP, "trap instruction executed");
 		return EX_FAULT;
-	case OP_BAR: case OP_BARRIER:
+	case KIND_BAR:
+		if (!gm) break;
+		if (d->op == OP_CLBAR) r = exec_clbar(c, w, d);
+		else if (!(d->mods & MOD_WARP)) r = exec_bar(c, w, d, gm);
 		/* bar.warp.sync: the lanes of a path run in lockstep here already */
-		if (!gm || (d->mods & MOD_WARP)) break;
-		r = exec_bar(c, w, d, gm);
 		break;
-	case OP_CLBAR:
-		if (gm) r = exec_clbar(c, w, d);
+	case KIND_ASYNC:
+		if (gm && (d->op == OP_CP_BULK ? exec_cp_bulk : exec_cp_async)(c, w, d, gm))
+			return EX_FAULT;
 		break;
-	case OP_CP_BULK:
-		if (gm && exec_cp_bulk(c, w, d, gm)) return EX_FAULT;
+	case KIND_ADDR:
+		if (gm && exec_space(c, w, d, gm)) return EX_FAULT;
 		break;
-	case OP_MAPA: case OP_GETCTARANK:
-		if (gm && exec_mapa(c, w, d, gm)) return EX_FAULT;
-		break;
-	case OP_LD: case OP_LDU:
+	case KIND_LD:
 		if (gm && exec_ld(c, w, d, gm)) return EX_FAULT;
 		break;
-	case OP_ST:
+	case KIND_ST:
 		if (gm && exec_st(c, w, d, gm)) return EX_FAULT;
 		break;
-	case OP_ATOM: case OP_RED:
+	case KIND_ATOM:
 		if (gm && exec_atom(c, w, d, gm)) return EX_FAULT;
 		break;
-	case OP_CP_ASYNC:
-		if (gm && exec_cp_async(c, w, d, gm)) return EX_FAULT;
-		break;
-	case OP_CP_MBAR: case OP_MBAR_INIT: case OP_MBAR_INVAL: case OP_MBAR_ARRIVE:
-	case OP_MBAR_DROP: case OP_MBAR_EXPECT_TX: case OP_MBAR_COMPLETE_TX: case OP_MBAR_TEST:
-	case OP_MBAR_TRY: case OP_MBAR_PENDING:
+	case KIND_MBAR:
 		if (gm && (r = exec_mbar(c, w, d, gm)) == EX_FAULT) return EX_FAULT;
 		break;
-	case OP_WMMA_LOAD:
-		if (gm && exec_wmma_load(c, w, d, gm)) return EX_FAULT;
+	case KIND_TENSOR:
+		if (gm && exec_tensor(c, w, d, gm)) return EX_FAULT;
 		break;
-	case OP_WMMA_STORE:
-		if (gm && exec_wmma_store(c, w, d, gm)) return EX_FAULT;
+	case KIND_TEX:
+		if (gm && (d->op == OP_SULD || d->op == OP_SUST ? exec_surf : exec_tex)(c, w, d, gm))
+			return EX_FAULT;
 		break;
-	case OP_WMMA_MMA: if (gm) exec_wmma_mma(w, img, d, gm); break;
-	case OP_MMA: if (gm) exec_mma_sync(w, img, d, gm); break;
-	case OP_LDMATRIX:
-		if (gm && exec_ldmatrix(c, w, d, gm)) return EX_FAULT;
+	case KIND_WAIT:           /* cp.async groups: copied at issue, no wait; nanosleep: */
+		if (gm) r = EX_YIELD; /* the lanes wait, the warp's other paths may run (simt_yield) */
 		break;
-	case OP_STMATRIX:
-		if (gm && exec_stmatrix(c, w, d, gm)) return EX_FAULT;
+	case KIND_HINT: case KIND_RFOP: case KIND_PSEUDO:
 		break;
-	case OP_TEX: case OP_TLD4:
-		if (gm && exec_tex(c, w, d, gm)) return EX_FAULT;
+	case KIND_WARP:
+		if (gm) exec_warp(w, img, d, act, gm);
 		break;
-	case OP_SULD: case OP_SUST:
-		if (gm && exec_surf(c, w, d, gm)) return EX_FAULT;
-		break;
-	case OP_CP_COMMIT: case OP_CP_WAIT: case OP_CP_WAITALL:   /* copied at issue: no wait */
-	case OP_NANOSLEEP:        /* the lanes wait: the warp's other paths may run (simt_yield) */
-		if (gm) r = EX_YIELD;
-		break;
-	case OP_PREFETCH: case OP_MEMBAR: case OP_FENCE: case OP_BRKPT: case OP_GRIDDEP:
-	case OP_SCOPE_BEGIN: case OP_SCOPE_END:
-	case OP_RF_PREFETCH: case OP_RF_ACQUIRE: case OP_RF_RELEASE:
-		break;
-	case OP_SHFL: if (gm) exec_shfl(w, img, d, gm); break;
-	case OP_VOTE: if (gm) exec_vote(w, img, d, gm); break;
-	case OP_MATCH: if (gm) exec_match(w, img, d, gm); break;
-	case OP_REDUX: if (gm) exec_redux(w, img, d, gm); break;
-	case OP_ELECT:
-		if (gm) exec_elect(w, img, d, gm);
-		break;
-	case OP_ACTIVEMASK: {
-		uint32_t *dp = dstp(w, d->d[0]);
-		LANES(gm, l) dp[l] = act;
-		break;
-	}
-	case OP_SETP: if (gm) exec_setp(w, img, d, gm); break;
-	case OP_MOV:
+	case KIND_SETP: if (gm) exec_setp(w, img, d, gm); break;
+	case KIND_MOV:
 		if (!gm) break;
 		if (d->flags & DF_SREG) exec_sreg(c, w, d, gm);
 		else exec_mov(c, w, d, gm);
 		break;
-	case OP_CVTA: if (gm) exec_cvta(c, w, d, gm); break;
-	case OP_ISSPACEP: if (gm) exec_isspacep(c, w, d, gm); break;
-	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24:
-	case OP_SAD: case OP_DIV: case OP_REM: case OP_ABS: case OP_NEG: case OP_MIN:
-	case OP_MAX: case OP_FMA: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
-	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN: case OP_TESTP:
-	case OP_ADDC: case OP_SUBC: case OP_MADC: case OP_DP4A: case OP_DP2A: case OP_AND:
-	case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_LOP3: case OP_SHL:
-	case OP_SHR: case OP_SHF: case OP_BFE: case OP_BFI: case OP_BMSK: case OP_BREV:
-	case OP_CLZ: case OP_POPC: case OP_BFIND: case OP_FNS: case OP_PRMT: case OP_SET:
-	case OP_SELP: case OP_SLCT: case OP_CVT:
-	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
-	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
-	case OP_VMAX2: case OP_VMAX4:
+	case KIND_ARITH:
 		if (gm && !exec_fast(w, img, d, gm)) exec_alu(w, img, d, gm);
 		break;
-	case NOP_:
-		die("bad opcode");
 	}
 	t = &w->stk[w->nstk - 1];
 	if (++t->pc == t->rpc) simt_settle(c, w);
