@@ -13,6 +13,8 @@
  */
 #include "func/eval.h"
 
+#include <string.h>
+
 #include "func/alu.h"
 
 static int is_float(PtxType t) { return ptxtype_is_float(t); }
@@ -178,28 +180,22 @@ uint64_t sim_eval(const DIns *d, const uint64_t *v, uint32_t *cc)
 	}
 }
 
-/* sources each op needs (min, max) */
+/* sources each op needs (min, max): its form's sources (ops.def), the optional ones
+ * in [ ] counted in max.  Two exceptions the form does not say: cvt's two-source
+ * packs (a form ins_form() picks by its types), and lop3's .BoolOp form, whose
+ * predicate source comes with the predicate destination rfsim refuses */
 static void arity(Op op, int *lo, int *hi)
 {
-	*lo = *hi = 2;
-	switch (op) {
-	case OP_ABS: case OP_NEG: case OP_SQRT: case OP_RSQRT: case OP_RCP: case OP_EX2:
-	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_TESTP: case OP_NOT:
-	case OP_CNOT: case OP_BREV: case OP_CLZ: case OP_POPC: case OP_BFIND:
-		*lo = *hi = 1; break;
-	case OP_CVT: *lo = 1; break;           /* two: the packed f16x2/bf16x2 form */
-	case OP_MAD: case OP_FMA: case OP_MAD24: case OP_SAD: case OP_MADC: case OP_DP4A:
-	case OP_DP2A: case OP_SHF: case OP_BFE: case OP_PRMT: case OP_SELP: case OP_SLCT:
-	case OP_FNS:
-	case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VAVRG2:
-	case OP_VAVRG4: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4:
-	case OP_VMAX2: case OP_VMAX4:
-		*lo = *hi = 3; break;
-	case OP_LOP3: case OP_BFI: *lo = *hi = 4; break;
-	case OP_MIN: case OP_MAX: *hi = 3; break;
-	case OP_SET: case OP_SETP: *hi = 3; break;
-	default: break;
+	const char *f = strchr(op_info[op].form, '=');
+	int opt = 0;
+	*lo = *hi = 0;
+	for (f = f ? f + 1 : ""; *f; f++) {
+		if (*f == '[' || *f == ']') opt = *f == '[';
+		else if (opt) ++*hi;
+		else ++*lo, ++*hi;
 	}
+	if (op == OP_CVT) *hi = 2;
+	if (op == OP_LOP3) *hi = 4;
 }
 
 const char *sim_eval_check(const DIns *d)
