@@ -501,10 +501,9 @@ static int pass2_once(Part *p)
 
 /* ---- the result ---------------------------------------------------------- */
 
-static const Part *sort_part;
-
-static int by_first(const void *a, const void *b)
+static int by_first(const void *a, const void *b, void *part)
 {
+	const Part *sort_part = part;
 	int32_t x = sort_part->pc[*(const int32_t *)a].first;
 	int32_t y = sort_part->pc[*(const int32_t *)b].first;
 	return (x > y) - (x < y);
@@ -518,8 +517,7 @@ static void renumber(Part *p)
 	int32_t *pnew = xmalloc(sizeof(int32_t) * ((size_t)np + 1));
 	int32_t *vnew = xmalloc(sizeof(int32_t) * ((size_t)nv + 1));
 	for (int32_t u = 0; u < np; u++) ord[u] = u;
-	sort_part = p;
-	qsort(ord, (size_t)np, sizeof *ord, by_first);
+	qsort_r(ord, (size_t)np, sizeof *ord, by_first, p);
 	for (int32_t k = 0; k < np; k++) pnew[ord[k]] = k;
 	Piece *pc = xmalloc(sizeof *pc * ((size_t)np + 1));
 	for (int32_t k = 0; k < np; k++) {
@@ -579,12 +577,10 @@ void ivl_free(Part *p)
 
 /* ---- invariants ----------------------------------------------------------- */
 
-static char why[256];
-
-#define BAD(...) do { snprintf(why, sizeof why, __VA_ARGS__); return why; } while (0)
+#define BAD(...) do { snprintf(why->s, sizeof why->s, __VA_ARGS__); return why->s; } while (0)
 
 /* the piece graph agrees with the CFG: nothing lost, nothing invented */
-static const char *check_edges(const Func *f, const Part *p, const Cfg *c)
+static const char *check_edges(const Func *f, const Part *p, const Cfg *c, IvlWhy *why)
 {
 	for (int32_t u = 0; u < p->npiece; u++) {
 		const Piece *q = &p->pc[u];
@@ -610,7 +606,7 @@ static const char *check_edges(const Func *f, const Part *p, const Cfg *c)
 	return NULL;
 }
 
-const char *ivl_check(const Func *f, const Part *p)
+const char *ivl_check(const Func *f, const Part *p, IvlWhy *why)
 {
 	if (p->nins != f->nins)
 		BAD("partition of %d instructions, function has %d", p->nins, f->nins);
@@ -646,13 +642,13 @@ const char *ivl_check(const Func *f, const Part *p)
 		         regset_count(&ws[v]) != iv->nregs)
 			r = "an interval's register set is not its instructions' registers";
 		else if (iv->nregs > p->n && nin[v] > 1)
-			snprintf(why, sizeof why, "interval %d names %d registers, N = %d", v,
-			         iv->nregs, p->n), r = why;
+			snprintf(why->s, sizeof why->s, "interval %d names %d registers, N = %d", v,
+			         iv->nregs, p->n), r = why->s;
 	}
 	free(ws), free(nin);
 	if (r) return r;
 	Cfg *c = cfg_build(f);
-	r = check_edges(f, p, c);
+	r = check_edges(f, p, c, why);
 	cfg_free(c);
 	return r;
 }

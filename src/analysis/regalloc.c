@@ -386,10 +386,10 @@ static int32_t select_regs(Ra *ra, Col *g, const int32_t *order, int32_t n, int 
 	return failed ? -1 : top;
 }
 
-static int32_t *by_rank;     /* qsort context: first-definition rank per register */
-
-static int rank_cmp(const void *a, const void *b)
+/* by the first-definition rank per register (qsort_r's context) */
+static int rank_cmp(const void *a, const void *b, void *rank)
 {
+	const int32_t *by_rank = rank;
 	int32_t x = by_rank[*(const int32_t *)a], y = by_rank[*(const int32_t *)b];
 	return x != y ? (x > y) - (x < y) : *(const int32_t *)a - *(const int32_t *)b;
 }
@@ -411,8 +411,7 @@ static void try_def_order(Ra *ra, Col *g, int32_t have)
 		int32_t x = g->idx[ra_find(ra, r)];
 		if (x >= 0 && ra->rank[r] < rank[x]) rank[x] = ra->rank[r];
 	}
-	by_rank = rank;
-	qsort(order, (size_t)g->nnode, sizeof *order, rank_cmp);
+	qsort_r(order, (size_t)g->nnode, sizeof *order, rank_cmp, rank);
 	int32_t got = select_regs(ra, g, order, g->nnode, 0);
 	if (got < 0 || got >= have)
 		for (int32_t x = 0; x < g->nnode; x++) ra->colour[g->node[x]] = save[x];

@@ -203,11 +203,12 @@ static int fits(const Plan *p, const Conf *k, int32_t w, int32_t h)
 	return 1;
 }
 
-static const Conf *sort_k;
-static const Plan *sort_p;
+typedef struct { const Conf *k; const Plan *p; } WebOrder;   /* qsort_r's context */
 
-static int web_cmp(const void *a, const void *b)
+static int web_cmp(const void *a, const void *b, void *ctx)
 {
+	const Conf *sort_k = ((const WebOrder *)ctx)->k;
+	const Plan *sort_p = ((const WebOrder *)ctx)->p;
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
 	int wx = rm_wid(sort_p->f, sort_p->wreg[x]), wy = rm_wid(sort_p->f, sort_p->wreg[y]);
 	if (wx != wy) return wy - wx;
@@ -242,8 +243,7 @@ int rm_homes(Plan *p)
 		p->home[w] = -1;
 		if (k.used[w]) ord[n++] = w;
 	}
-	sort_k = &k, sort_p = p;
-	qsort(ord, (size_t)n, sizeof *ord, web_cmp);
+	qsort_r(ord, (size_t)n, sizeof *ord, web_cmp, &(WebOrder){&k, p});
 	int ok = 1;
 	for (int32_t i = 0, prev = -1; i < n; i++) {   /* a group's pieces share a home if
 	                                                   they can: fewer moves between blocks */
