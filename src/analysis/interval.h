@@ -72,8 +72,10 @@ Part *ivl_form(const Func *f, const Cfg *c, int32_t n);
 /* the working set of one instruction, into *s; returns its size */
 int ivl_ins_regs(const Func *f, const Ins *in, RegSet *s);
 void ivl_ins_rw(const Func *f, const Ins *in, RegSet *rd, RegSet *wr);  /* reads, writes */
-/* NULL if the invariants hold, else a message saying which broke (static buffer) */
-const char *ivl_check(const Func *f, const Part *p);
+/* a broken invariant's message, in the caller's storage */
+typedef struct IvlWhy { char s[256]; } IvlWhy;
+/* NULL if the invariants hold, else a message saying which broke (in *why) */
+const char *ivl_check(const Func *f, const Part *p, IvlWhy *why);
 /* golden-test text: pieces with edges, then subgraphs with entry, regs, preds */
 void ivl_dump(const Part *p, FILE *out);
 void ivl_free(Part *p);
@@ -95,8 +97,9 @@ static inline int regset_has(const RegSet *s, int r)
 Part *strand_form(const Func *f, const Cfg *c, int32_t n);
 int strand_long_latency(const Ins *in);     /* 1: a load whose wait deschedules a warp */
 int strand_waits(const Ins *in);            /* 1: cp.async.wait_group/wait_all (a strand ends before) */
-/* NULL if no strand has a backward branch or a long-latency wait inside */
-const char *strand_check(const Func *f, const Part *p);
+/* NULL if no strand has a backward branch or a long-latency wait inside, else which
+ * (in *why) */
+const char *strand_check(const Func *f, const Part *p, IvlWhy *why);
 
 /* the partition the compiler forms: ltrf.partition, except that rf.model
    ltrf or ltrfplus turns none into interval (the hardware needs PREFETCHes) */

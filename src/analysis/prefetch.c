@@ -64,8 +64,9 @@ Part *prefetch_insert(Module *m, int32_t fi, int kind, int32_t n)
 	Cfg *c = cfg_build(f);
 	Part *p = kind == PART_STRAND ? strand_form(f, c, n) : ivl_form(f, c, n);
 	cfg_free(c);
-	const char *why = ivl_check(f, p);
-	if (!why && kind == PART_STRAND) why = strand_check(f, p);
+	IvlWhy w;
+	const char *why = ivl_check(f, p, &w);
+	if (!why && kind == PART_STRAND) why = strand_check(f, p, &w);
 	if (why) die("ltrf: %s: %s", ir_str(m, m->syms[f->sym].name), why);
 	f->nrset = p->nivl;
 	f->rsets = arena_alloc(m->arena, sizeof(RegSet) * ((size_t)p->nivl + 1));

@@ -236,7 +236,7 @@ static int has_call(const Func *f)
 
 int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *dump)
 {
-	static _Thread_local char last[RM_WHY];   /* the last candidate the placement refused */
+	char last[RM_WHY];          /* the last candidate the placement refused */
 	Func *f = &m->funcs[fi];
 	memset(st, 0, sizeof *st);
 	int32_t regs = f->regs_per_thread;
@@ -317,7 +317,7 @@ int regmutex_func(Module *m, int32_t fi, const Config *cfg, RmStats *st, FILE *d
 		rc = RF_OK;
 		memset(st, 0, sizeof *st);
 	}
-	if (!st->pick.es && last[0]) {      /* `last` is the next kernel's: keep a copy */
+	if (!st->pick.es && last[0]) {      /* `last` dies here: keep a copy */
 		snprintf(st->why_buf, sizeof st->why_buf, "%s", last);
 		st->pick.why = st->why_buf;
 	}

@@ -67,8 +67,6 @@ Part *strand_form(const Func *f, const Cfg *c, int32_t n)
 	return p;
 }
 
-static char why[160];
-
 /* pieces of strand v (its members: mem) in a topological order of its
    edges that do not go back to its entry, into ord; returns how many, or -1
    if there is a cycle */
@@ -122,7 +120,7 @@ static int32_t first_wait(const Func *f, const Part *p, int32_t v, const int32_t
 	return -1;
 }
 
-const char *strand_check(const Func *f, const Part *p)
+const char *strand_check(const Func *f, const Part *p, IvlWhy *why)
 {
 	int32_t *ord = xmalloc(sizeof(int32_t) * ((size_t)p->npiece + 1));
 	int32_t *indeg = xmalloc(sizeof(int32_t) * ((size_t)p->npiece + 1));
@@ -132,12 +130,12 @@ const char *strand_check(const Func *f, const Part *p)
 	for (int32_t v = 0; v < p->nivl && !r; v++) {
 		int32_t n = topo(p, v, &mem, ord, indeg), k;
 		if (n < 0) {
-			snprintf(why, sizeof why, "strand %d has a backward branch inside", v);
-			r = why;
+			snprintf(why->s, sizeof why->s, "strand %d has a backward branch inside", v);
+			r = why->s;
 		} else if ((k = first_wait(f, p, v, ord, n, out)) >= 0) {
-			snprintf(why, sizeof why, "strand %d waits on a long-latency %s at "
+			snprintf(why->s, sizeof why->s, "strand %d waits on a long-latency %s at "
 			         "instruction %d", v, strand_waits(&f->ins[k]) ? "copy" : "load", k);
-			r = why;
+			r = why->s;
 		}
 	}
 	free(ord), free(indeg), free(out);

@@ -45,8 +45,9 @@ static void golden(const char *src, int kind, int32_t n, const char *want)
 	Func *f = build(src);
 	Cfg *c = cfg_build(f);
 	Part *p = kind == PART_STRAND ? strand_form(f, c, n) : ivl_form(f, c, n);
-	const char *why = ivl_check(f, p);
-	if (!why && kind == PART_STRAND) why = strand_check(f, p);
+	IvlWhy w;
+	const char *why = ivl_check(f, p, &w);
+	if (!why && kind == PART_STRAND) why = strand_check(f, p, &w);
 	CHECK_STR(why ? why : "ok", "ok");
 	char *got = NULL;
 	size_t len = 0;
@@ -341,8 +342,9 @@ static void check_one(const Module *m, const Func *f, const char *path, int kind
 	Cfg *c = cfg_build(f);
 	nirr += !c->reducible;
 	Part *p = kind == PART_STRAND ? strand_form(f, c, n) : ivl_form(f, c, n);
-	const char *why = ivl_check(f, p);
-	if (!why && kind == PART_STRAND) why = strand_check(f, p);
+	IvlWhy w;
+	const char *why = ivl_check(f, p, &w);
+	if (!why && kind == PART_STRAND) why = strand_check(f, p, &w);
 	if (why && nfail++ < 5)
 		fprintf(stderr, "%s: %s (%s N=%d): %s\n", path, ir_str(m, m->syms[f->sym].name),
 		        kind == PART_STRAND ? "strands" : "intervals", n, why);
