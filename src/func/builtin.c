@@ -139,7 +139,7 @@ static int conv(Cta *c, Warp *w, uint32_t l, const DIns *d, const char *spec, si
 
 static int do_vprintf(Cta *c, Warp *w, uint32_t l, const DIns *d, int32_t *ret)
 {
-	static char fmt[MAXSTR], line[4 * MAXSTR];
+	char fmt[MAXSTR], line[4 * MAXSTR];
 	uint64_t fa, args;
 	if (arg(c, w, l, d, 0, 8, &fa) || arg(c, w, l, d, 1, 8, &args)) return RF_ERUNTIME;
 	if (read_str(c, w, l, d, fa, fmt)) return RF_ERUNTIME;
@@ -165,7 +165,7 @@ static int do_vprintf(Cta *c, Warp *w, uint32_t l, const DIns *d, int32_t *ret)
 
 static int do_assert(Cta *c, Warp *w, uint32_t l, const DIns *d)
 {
-	static char msg[MAXSTR], file[MAXSTR], func[MAXSTR];
+	char msg[MAXSTR], file[MAXSTR], func[MAXSTR];
 	uint64_t a0, a1, line, a3;
 	if (arg(c, w, l, d, 0, 8, &a0) || arg(c, w, l, d, 1, 8, &a1) ||
 	    arg(c, w, l, d, 2, 4, &line) || arg(c, w, l, d, 3, 8, &a3))

@@ -189,6 +189,8 @@ struct Launch {
 	const char *limit_why;   /* which instruction limit applies, for the report */
 	int *fault;              /* the launch's FAULT_* (gpu.h) goes here: the Gpu's, read back
 	                            by gpu_last_fault(); NULL: nowhere */
+	double *run_t0;          /* host time the GPU's first timing kernel began: progress
+	                            lines wait 2 s from it (timing.c); NULL: this kernel's */
 	uint64_t grid_ws;        /* cooperative launch: the grid-sync workspace (%envreg1:2), else 0 */
 	struct Cdp *cdp;         /* device-side launches of this grid are recorded here (cdp.c) */
 	Dim3 cluster;            /* CTAs per cluster in each dimension (1,1,1: none asked) */

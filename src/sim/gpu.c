@@ -46,6 +46,7 @@ struct Gpu {
 	MemSys *ms;              /* the timing model's memory system, kept between kernels
 	                            (the L2's contents), made by the first timed launch */
 	int fault;               /* FAULT_*: what stopped the last launch (Launch.fault) */
+	double run_t0;           /* host time its first timing kernel began (Launch.run_t0) */
 };
 
 Gpu *gpu_new(const Config *cfg)
@@ -397,6 +398,7 @@ static int launch(Gpu *g, Program *p, int k, Dim3 grid, Dim3 block, uint32_t dyn
 	}
 	L.limit_why = why;
 	L.fault = &g->fault;
+	L.run_t0 = &g->run_t0;
 	L.cdp = &g->cdp;
 	L.mem = &g->ms;
 	if ((rc = launch_set_clusters(p, k, &L, cluster, coop))) {

@@ -219,15 +219,14 @@ typedef struct Progress {
 	int on;                  /* stderr is a terminal and sim.progress */
 	int shown;
 	double t0, last;
+	double run0;             /* when the GPU's first timing kernel began (Launch.run_t0) */
 	int noted;               /* not a terminal: the long-kernel note is out */
 } Progress;
-
-static double run_t0;        /* when the process's first timing kernel began */
 
 static void progress(Progress *p, const Timing *tg, int64_t now)
 {
 	double t = now_sec();
-	if (t - run_t0 < 2 || t - p->last < 0.5) return;
+	if (t - p->run0 < 2 || t - p->last < 0.5) return;
 	p->last = t;
 	p->shown = 1;
 	fprintf(stderr, "\rrfsim: %s: cycle %lld, %lld warp instructions, %.2f M/s   ",
@@ -284,9 +283,11 @@ static int limits(Timing *tg, int64_t now, int64_t nx)
 
 static int run(Timing *tg, int64_t *end)
 {
-	Progress pr = {tg->cfg->sim_progress && isatty(2), 0, now_sec(), 0,
+	Progress pr = {tg->cfg->sim_progress && isatty(2), 0, now_sec(), 0, 0,
 	               !tg->cfg->sim_progress};
-	if (!run_t0) run_t0 = pr.t0;
+	double *t0 = tg->L->run_t0;
+	if (t0 && !*t0) *t0 = pr.t0;
+	pr.run0 = t0 ? *t0 : pr.t0;
 	int64_t now = 0;
 	uint64_t iter = 0;
 	int rc = RF_OK;
