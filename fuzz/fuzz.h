@@ -47,8 +47,8 @@ static inline void fuzz_cleanup(void)
 }
 
 /* stdin and stdout to /dev/null, a private directory for files, and the
- * repository's configs/ (FUZZ_ROOT, set by the Makefile) for names like
- * `include = hopper-h100` wherever the binary is run from */
+ * repository's configs/ (FUZZ_ROOT, set by the Makefile; through RFSIM_CONFIG_PATH)
+ * for names like `include = hopper-h100` wherever the binary is run from */
 static inline void fuzz_init(void)
 {
 	if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout))
@@ -58,7 +58,7 @@ static inline void fuzz_init(void)
 	if (!mkdtemp(fuzz_tmp)) die("cannot make a directory %s", fuzz_tmp);
 	atexit(fuzz_cleanup);
 #ifdef FUZZ_ROOT
-	config_add_dir(FUZZ_ROOT "/configs");
+	setenv("RFSIM_CONFIG_PATH", FUZZ_ROOT "/configs", 0);
 #endif
 }
 

@@ -22,14 +22,15 @@
  *
  * Names.  `-c NAME` means configs/NAME.cfg in the rfsim repository the
  * running executable was built in (found from /proc/self/exe: the binary
- * is build/rfsim, so ../configs), then in ./configs; libcudart looks beside
- * itself first (config_add_dir).  Anything with a '/' or ending in .cfg is a
- * path.
+ * is build/rfsim, so ../configs), then in ./configs; code loaded from a
+ * shared library (libcudart.so, in a user's program) looks beside that library
+ * first (dladdr), and a directory in $RFSIM_CONFIG_PATH comes before all.  Anything with a '/' or ending in .cfg is a path.
  */
 #include "base/config.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -285,12 +286,7 @@ int config_set_kv(Config *c, const char *kv)
 
 /* ---- finding config files -------------------------------------------- */
 
-static char added_dir[PATH_MAX];   /* config_add_dir's, "" if none */
-
-void config_add_dir(const char *dir)
-{
-	if (!realpath(dir, added_dir)) added_dir[0] = 0;
-}
+enum { NCONFIGDIR = 4 };
 
 static int listed(char dirs[][PATH_MAX], int n, const char *dir)
 {
@@ -299,20 +295,34 @@ static int listed(char dirs[][PATH_MAX], int n, const char *dir)
 	return 0;
 }
 
-/* the directories that hold named configs, most preferred first */
-static int config_dirs(char dirs[3][PATH_MAX])
+/* bin's directory/../configs into dirs[n], if it exists and is not there yet: 1 */
+static int configs_beside(char dirs[][PATH_MAX], int n, const char *bin)
+{
+	char dir[PATH_MAX], guess[PATH_MAX + 16];
+	snprintf(dir, sizeof dir, "%s", bin);
+	char *slash = strrchr(dir, '/');
+	if (!slash) return 0;
+	*slash = 0;
+	snprintf(guess, sizeof guess, "%s/../configs", dir);
+	return realpath(guess, dirs[n]) && !listed(dirs, n, dirs[n]);
+}
+
+/* the directories that hold named configs, most preferred first: $RFSIM_CONFIG_PATH,
+ * beside the file this code was loaded from (libcudart.so in a user's program:
+ * build/..), beside the executable (build/rfsim), then ./configs */
+static int config_dirs(char dirs[NCONFIGDIR][PATH_MAX])
 {
 	int n = 0;
-	if (added_dir[0]) memcpy(dirs[n++], added_dir, sizeof added_dir);
+	const char *env = getenv("RFSIM_CONFIG_PATH");
+	if (env && *env && realpath(env, dirs[n])) n++;
+	Dl_info info;
+	if (dladdr((void *)config_dirs, &info) && info.dli_fname)
+		n += configs_beside(dirs, n, info.dli_fname);
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (len > 0) {
 		exe[len] = 0;
-		char *slash = strrchr(exe, '/');
-		if (slash) *slash = 0;
-		char guess[PATH_MAX + 16];
-		snprintf(guess, sizeof guess, "%s/../configs", exe);
-		if (realpath(guess, dirs[n]) && !listed(dirs, n, dirs[n])) n++;
+		n += configs_beside(dirs, n, exe);
 	}
 	if (realpath("configs", dirs[n]) && !listed(dirs, n, dirs[n])) n++;
 	return n;
@@ -328,7 +338,7 @@ static int cmp_name(const void *a, const void *b) { return strcmp(a, b); }
 
 int config_names(char (*names)[64], int max)
 {
-	char dirs[3][PATH_MAX];
+	char dirs[NCONFIGDIR][PATH_MAX];
 	int nd = config_dirs(dirs), n = 0;
 	for (int d = 0; d < nd; d++) {
 		DIR *dir = opendir(dirs[d]);
@@ -359,7 +369,7 @@ int config_find(const char *name_or_path, char *path, size_t n)
 		snprintf(path, n, "%s", name_or_path);
 		return RF_OK;
 	}
-	char dirs[3][PATH_MAX];
+	char dirs[NCONFIGDIR][PATH_MAX];
 	int nd = config_dirs(dirs);
 	for (int d = 0; d < nd; d++) {
 		snprintf(path, n, "%s/%s.cfg", dirs[d], name_or_path);

@@ -81,9 +81,6 @@ const char *config_choice(const ConfigKey *k, int i, char *buf, size_t n);
  * with the places tried, and the known names, if none); list the names */
 int config_find(const char *name_or_path, char *path, size_t n);
 int config_names(char (*names)[64], int max);             /* sorted; -> count */
-/* one more directory of named configs, searched first: libcudart's, found beside the
- * library, since its /proc/self/exe is the user's program and not rfsim */
-void config_add_dir(const char *dir);
 
 void config_json(const Config *c, Json *j);               /* {"name":..., key: value...} */
 void config_help(FILE *f);

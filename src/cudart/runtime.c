@@ -25,7 +25,6 @@
  * fault, and only cudaDeviceReset clears it -- NVIDIA's behaviour, which
  * the driver layer also implements for its own calls.
  */
-#include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -59,21 +58,6 @@ void rt_unlock(int *held)
 
 /* ---- configuration --------------------------------------------------------- */
 
-/* named configs are configs/NAME.cfg beside the directory this library lives in
- * (build/..): the program's /proc/self/exe says nothing about where rfsim is */
-static void add_library_configs(void)
-{
-	Dl_info info;
-	if (!dladdr((void *)add_library_configs, &info) || !info.dli_fname) return;
-	char dir[PATH_MAX], path[PATH_MAX + 64];
-	snprintf(dir, sizeof dir, "%s", info.dli_fname);
-	char *slash = strrchr(dir, '/');
-	if (!slash) return;
-	*slash = 0;
-	snprintf(path, sizeof path, "%s/../configs", dir);
-	config_add_dir(path);
-}
-
 static int env_overrides(Config *c, const char *sets)
 {
 	char *copy = xstrdup(sets), *save = NULL;
@@ -92,7 +76,6 @@ static int env_config(Config *c)
 {
 	config_defaults(c);
 	const char *name = getenv("RFSIM_CONFIG");
-	add_library_configs();
 	if (name && *name) {
 		char named[256];                 /* "NAME.cfg" that is no file here: NAME */
 		size_t n = strlen(name);
