@@ -29,11 +29,8 @@ const OpInfo op_info[NOP_] = {
 #undef X
 };
 
-/* mnemonic -> Op through a small hash built on first use (not thread-safe:
- * rfsim parses on one thread) */
-enum { OPHASH = 256 };
-static int16_t ophash[OPHASH];   /* Op + 1, 0 = empty */
-
+/* mnemonic -> Op: open addressing over FNV-1a, built by whoever looks names up (the
+ * parser, once per module) so that no table is shared state */
 static uint32_t hash_bytes(const char *s, size_t n)
 {
 	uint32_t h = 2166136261u;
@@ -41,22 +38,32 @@ static uint32_t hash_bytes(const char *s, size_t n)
 	return h;
 }
 
-int op_lookup(const char *mnemonic, size_t len)
+void op_index(OpIndex *x)
 {
-	if (!ophash[hash_bytes("add", 3) & (OPHASH - 1)]) {
-		for (int op = 0; op < NOP_; op++) {
-			const char *nm = op_info[op].name;
-			uint32_t h = hash_bytes(nm, strlen(nm)) & (OPHASH - 1);
-			while (ophash[h]) h = (h + 1) & (OPHASH - 1);
-			ophash[h] = (int16_t)(op + 1);
-		}
+	memset(x, 0, sizeof *x);
+	for (int op = 0; op < NOP_; op++) {
+		const char *nm = op_info[op].name;
+		uint32_t h = hash_bytes(nm, strlen(nm)) & (OPINDEX - 1);
+		while (x->slot[h]) h = (h + 1) & (OPINDEX - 1);
+		x->slot[h] = (int16_t)(op + 1);
 	}
-	for (uint32_t h = hash_bytes(mnemonic, len) & (OPHASH - 1); ophash[h];
-	     h = (h + 1) & (OPHASH - 1)) {
-		const char *nm = op_info[ophash[h] - 1].name;
-		if (strlen(nm) == len && !memcmp(nm, mnemonic, len)) return ophash[h] - 1;
+}
+
+int op_find(const OpIndex *x, const char *mnemonic, size_t len)
+{
+	for (uint32_t h = hash_bytes(mnemonic, len) & (OPINDEX - 1); x->slot[h];
+	     h = (h + 1) & (OPINDEX - 1)) {
+		const char *nm = op_info[x->slot[h] - 1].name;
+		if (strlen(nm) == len && !memcmp(nm, mnemonic, len)) return x->slot[h] - 1;
 	}
 	return -1;
+}
+
+int op_lookup(const char *mnemonic, size_t len)
+{
+	OpIndex x;
+	op_index(&x);
+	return op_find(&x, mnemonic, len);
 }
 
 /* ---- types and modifier names ------------------------------------------- */

@@ -140,7 +140,13 @@ typedef struct OpInfo {
 } OpInfo;
 
 extern const OpInfo op_info[NOP_];
-int op_lookup(const char *mnemonic, size_t len);    /* -> Op or -1 */
+/* mnemonic -> Op or -1: through an index built once by its user (op_index; the
+ * parser keeps one), or op_lookup, which builds its own */
+enum { OPINDEX = 256 };
+typedef struct OpIndex { int16_t slot[OPINDEX]; } OpIndex;    /* Op + 1, 0: empty */
+void op_index(OpIndex *x);
+int op_find(const OpIndex *x, const char *mnemonic, size_t len);
+int op_lookup(const char *mnemonic, size_t len);
 
 /* ---- types ---------------------------------------------------------- */
 

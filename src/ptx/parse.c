@@ -430,6 +430,7 @@ static void parser_free(Parser *p, int module_arrays)
 Module *ptx_parse(const char *text, size_t len, const char *filename)
 {
 	Parser *p = xcalloc(1, sizeof *p);
+	pins_init(p);
 	Module *m = ir_new(filename);
 	p->m = m;
 	p->file = m->filename;

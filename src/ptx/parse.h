@@ -53,8 +53,12 @@ typedef struct Item {        /* a module-scope declaration, in file order */
 	uint32_t attr;           /* linkage written on it */
 } Item;
 
+enum { MODINDEX = 512 };
+
 typedef struct Parser {
 	Lexer lx;
+	OpIndex ops;                       /* mnemonic -> Op (pins_init) */
+	int16_t mods[MODINDEX];            /* modifier name -> its definition (parse_ins.c) */
 	Module *m;
 	const char *file;
 	jmp_buf fail;
@@ -145,6 +149,7 @@ void p_reg_decl(Parser *p);
 
 /* parse_ins.c */
 void p_instruction(Parser *p);
+void pins_init(Parser *p);      /* the mnemonic and modifier indexes, once per parser */
 
 /* parse_check.c: in's operands, counted already, against its form (ops.def):
  * kinds, types, vectors; opat[k] is where operand k starts */

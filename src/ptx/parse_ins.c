@@ -101,39 +101,48 @@ static const ModDef moddefs[] = {
 	{"satfinite", MC_BAD, 0},
 };
 
-/* modifier name -> ModDef (types included) through a hash built on first use
- * (not thread-safe: rfsim parses on one thread) */
-enum { MODHASH = 512 };
-static ModDef typedefs[NPTXTYPE];
-static const ModDef *modhash[MODHASH];
+/* modifier name -> ModDef, types included: the parser's index (Parser.mods, built by
+ * pins_init) holds moddefs' index + 1, or NMODDEF + the type + 1 */
+enum { NMODDEF = sizeof moddefs / sizeof *moddefs };
 
 static uint32_t hash_mod(const char *s, size_t n)
 {
 	uint32_t h = 2166136261u;
 	for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-	return h & (MODHASH - 1);
+	return h & (MODINDEX - 1);
 }
 
-static void mod_insert(const ModDef *d)
+static const char *mod_name(int16_t v)
 {
-	uint32_t h = hash_mod(d->name, strlen(d->name));
-	while (modhash[h]) h = (h + 1) & (MODHASH - 1);
-	modhash[h] = d;
+	return v <= NMODDEF ? moddefs[v - 1].name : ptxtype_name[v - 1 - NMODDEF];
 }
 
-static const ModDef *mod_lookup(const char *s, size_t n)
+static void mod_insert(Parser *p, int16_t v)
 {
-	if (!modhash[hash_mod("ftz", 3)]) {
-		for (size_t i = 0; i < sizeof moddefs / sizeof *moddefs; i++) mod_insert(&moddefs[i]);
-		for (int t = 1; t < NPTXTYPE; t++) {
-			typedefs[t] = (ModDef){ptxtype_name[t], MC_TYPE, (uint32_t)t};
-			mod_insert(&typedefs[t]);
-		}
+	const char *nm = mod_name(v);
+	uint32_t h = hash_mod(nm, strlen(nm));
+	while (p->mods[h]) h = (h + 1) & (MODINDEX - 1);
+	p->mods[h] = v;
+}
+
+void pins_init(Parser *p)
+{
+	op_index(&p->ops);
+	for (int i = 0; i < NMODDEF; i++) mod_insert(p, (int16_t)(i + 1));
+	for (int t = 1; t < NPTXTYPE; t++) mod_insert(p, (int16_t)(NMODDEF + t + 1));
+}
+
+static int mod_lookup(const Parser *p, const char *s, size_t n, ModDef *d)
+{
+	for (uint32_t h = hash_mod(s, n); p->mods[h]; h = (h + 1) & (MODINDEX - 1)) {
+		int16_t v = p->mods[h];
+		const char *nm = mod_name(v);
+		if (strlen(nm) != n || memcmp(nm, s, n)) continue;
+		*d = v <= NMODDEF ? moddefs[v - 1]
+		                  : (ModDef){nm, MC_TYPE, (uint32_t)(v - 1 - NMODDEF)};
+		return 1;
 	}
-	for (uint32_t h = hash_mod(s, n); modhash[h]; h = (h + 1) & (MODHASH - 1))
-		if (strlen(modhash[h]->name) == n && !memcmp(modhash[h]->name, s, n))
-			return modhash[h];
-	return NULL;
+	return 0;
 }
 
 /* real PTX instructions rfsim does not implement; two: named with their
@@ -299,7 +308,8 @@ static void modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 static void base_modifier(Parser *p, Mnem *mn, Ins *in, const char *s, size_t n)
 {
 	Op op = (Op)in->op;
-	const ModDef *d = mod_lookup(s, n);
+	ModDef def;
+	const ModDef *d = mod_lookup(p, s, n, &def) ? &def : NULL;
 	int setcmp = op == OP_SETP || op == OP_SET;
 	int isbar = op == OP_BAR || op == OP_BARRIER;
 	if (!d) {
@@ -381,7 +391,7 @@ static void mnemonic(Parser *p, Mnem *mn, Ins *in)
 	size_t base = segs(s, mn->t.len, 1);
 	int op = ptc_op(p, &mn->t, &base);
 	if (op < 0) op = pmb_op(p, &mn->t, &base);
-	if (op < 0) op = op_lookup(s, base);
+	if (op < 0) op = op_find(&p->ops, s, base);
 	if (op == OP_BARRIER && mn->t.len >= base + 8 && !memcmp(s + base, ".cluster", 8) &&
 	    (mn->t.len == base + 8 || s[base + 8] == '.'))
 		op = OP_CLBAR, base += 8;
