@@ -69,17 +69,12 @@
 #include "base/base.h"
 #include "base/rftech.h"
 #include "timing/rf/mrf.h"
+#include "timing/rf/rcache.h"
 #include "timing/rf/rf.h"
 
 enum { POL_FIFO, POL_LRU };
-
-typedef struct Ent {
-	int32_t reg;             /* register held, -1 = free */
-	uint8_t dirty;           /* newer than the MRF's copy */
-	uint8_t dead;            /* compiler: no read follows (TA_LAST read, TA_DEAD write) */
-	uint8_t nrbl;            /* compiler: not read before the next long-latency stall */
-	uint64_t stamp;          /* FIFO: allocation order; LRU: last access */
-} Ent;
+enum { DEAD = 1, NRBL = 2 }; /* RcEnt.mark: no read follows (TA_LAST read, TA_DEAD write);
+                                not read before the next long-latency stall */
 
 typedef struct Port {        /* one RFC bank's ports in one cycle */
 	int64_t cyc;
@@ -88,54 +83,46 @@ typedef struct Port {        /* one RFC bank's ports in one cycle */
 
 typedef struct Rfc {
 	Mrf mrf;                 /* the main register file */
+	const TProg *tp;         /* the kernel's instructions and their annotations */
+	TStats *st;              /* the SM's counters */
+	Rcache rc;               /* the entries: one set of rfc.entries per warp */
 	int64_t lat;             /* rfc.latency */
-	int32_t E;               /* entries per warp */
-	int32_t nwarps;
-	int lru, liveness, alloc_src, byp_ll, byp_nr, ev_nr, tag;
+	int liveness, alloc_src, byp_ll, byp_nr, tag;
+	uint8_t prefer;          /* victims first among these marks (rfc.evict_noread) */
 	int32_t rports, wports, nbanks;
-	Ent *e;                  /* nwarps * E */
-	uint8_t *active;
 	Port *port;              /* per RFC bank */
-	uint64_t stamp;
-	const TProg *tp;
-	TStats *st;
 } Rfc;
 
 static void *init(const RfSm *sm)
 {
 	const Config *c = sm->cfg;
+	int32_t E = (int32_t)c->rfc_entries;
 	Rfc *m = xcalloc(1, sizeof *m);
+	rcache_init(&m->rc, sm->nwarps, E, E, c->rfc_policy == POL_LRU ? RC_LRU : RC_FIFO);
 	mrf_init(&m->mrf, c, sm->st);
+	m->tp = sm->prog;
+	m->st = sm->st;
 	m->lat = c->rfc_latency;
-	m->E = (int32_t)c->rfc_entries;
-	m->nwarps = sm->nwarps;
-	m->lru = c->rfc_policy == POL_LRU;
 	m->liveness = c->rfc_liveness;
 	m->alloc_src = c->rfc_alloc_sources;
 	m->byp_ll = c->rfc_bypass_longlat;
 	m->byp_nr = c->rfc_bypass_noread;
-	m->ev_nr = c->rfc_evict_noread;
+	m->prefer = c->rfc_evict_noread ? NRBL : 0;
 	m->tag = c->rfc_tag_stage;
 	m->rports = (int32_t)c->rfc_read_ports;
 	m->wports = (int32_t)c->rfc_write_ports;
 	m->nbanks = (int32_t)c->rfc_banks;
-	m->e = xmalloc((size_t)(m->nwarps * m->E + 1) * sizeof *m->e);
-	for (int32_t i = 0; i < m->nwarps * m->E; i++) m->e[i] = (Ent){.reg = -1};
-	m->active = xcalloc((size_t)m->nwarps + 1, 1);
 	m->port = xmalloc((size_t)m->nbanks * sizeof *m->port);
 	for (int32_t i = 0; i < m->nbanks; i++) m->port[i] = (Port){.cyc = -1};
-	m->tp = sm->prog;
-	m->st = sm->st;
 	return m;
 }
 
 static void fini(void *p)
 {
 	Rfc *m = p;
-	mrf_fini(&m->mrf);
-	free(m->e);
-	free(m->active);
 	free(m->port);
+	rcache_fini(&m->rc);
+	mrf_fini(&m->mrf);
 	free(m);
 }
 
@@ -146,48 +133,30 @@ static Port *port_of(Rfc *m, int64_t now, int warp)
 	return p;
 }
 
-static Ent *find(Rfc *m, int warp, int32_t reg)
+static inline RcEnt *find(Rfc *m, int warp, int32_t reg)
 {
-	Ent *e = m->e + (size_t)warp * m->E;
-	for (int32_t i = 0; i < m->E; i++)
-		if (e[i].reg == reg) return &e[i];
-	return NULL;
+	return rcache_held(&m->rc, warp) ? rcache_find_any(&m->rc, warp, reg) : NULL;
 }
 
-/* the entry a new value goes into: a free one, else the policy's victim */
-static Ent *victim(Rfc *m, int warp)
+static int is_dead(const Rfc *m, const RcEnt *e) { return m->liveness && e->mark & DEAD; }
+
+/* a dirty value leaves the RFC: written back (bank port if free) unless dead */
+static void write_back(void *p, int64_t now, int warp, RcEnt *e)
 {
-	Ent *e = m->e + (size_t)warp * m->E, *v = NULL, *vn = NULL;
-	for (int32_t i = 0; i < m->E; i++) {
-		if (e[i].reg < 0) return &e[i];
-		if (!v || e[i].stamp < v->stamp) v = &e[i];
-		if (e[i].nrbl && (!vn || e[i].stamp < vn->stamp)) vn = &e[i];
+	Rfc *m = p;
+	if (is_dead(m, e)) {
+		m->st->rfc_dead_writebacks_avoided++;
+		return;
 	}
-	return m->ev_nr && vn ? vn : v;
+	(void)banks_take(&m->mrf.b, now, warp, e->reg);   /* a port if free */
+	m->st->rfc_writebacks++;
+	m->st->mrf_writes++;
 }
 
-static int is_dead(const Rfc *m, const Ent *e) { return m->liveness && e->dead; }
-
-/* drop entry e; a dirty live value is written back (bank port if free) */
-static void evict_now(Rfc *m, int64_t now, int warp, Ent *e)
+static void fill(Rfc *m, RcEnt *e, int32_t reg, int dirty, uint8_t ann)
 {
-	if (e->reg >= 0 && e->dirty) {
-		if (is_dead(m, e)) {
-			m->st->rfc_dead_writebacks_avoided++;
-		} else {
-			(void)banks_take(&m->mrf.b, now, warp, e->reg);   /* a port if free */
-			m->st->rfc_writebacks++;
-			m->st->mrf_writes++;
-		}
-	}
-	e->reg = -1;
-}
-
-static void fill(Ent *e, Rfc *m, int32_t reg, int dirty, uint8_t ann)
-{
-	*e = (Ent){.reg = reg, .dirty = (uint8_t)dirty,
-	           .dead = (uint8_t)((ann & (TA_LAST | TA_DEAD)) != 0),
-	           .nrbl = (uint8_t)((ann & TA_NRBL) != 0), .stamp = ++m->stamp};
+	rcache_put(&m->rc, e, reg)->dirty = (uint8_t)dirty;
+	e->mark = (uint8_t)((ann & (TA_LAST | TA_DEAD) ? DEAD : 0) | (ann & TA_NRBL ? NRBL : 0));
 	m->st->rfc_writes++;
 }
 
@@ -196,7 +165,7 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, 
 	Rfc *m = p;
 	const TIns *ti = &m->tp->ins[pc];
 	uint8_t ann = m->tp->ann[ti->regs + (uint32_t)k];
-	Ent *e = m->active[warp] ? find(m, warp, reg) : NULL;
+	RcEnt *e = find(m, warp, reg);
 	if (e) {
 		Port *po = port_of(m, now, warp);
 		if (po->rd >= m->rports) {
@@ -206,18 +175,18 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, 
 		po->rd++;
 		m->st->rfc_reads++;
 		m->st->rfc_hits++;
-		if (ann & TA_LAST) e->dead = 1;
-		e->nrbl = (uint8_t)((ann & TA_NRBL) != 0);
-		if (m->lru) e->stamp = ++m->stamp;
+		e->mark = (uint8_t)((e->mark & DEAD) | (ann & TA_LAST ? DEAD : 0) |
+		                    (ann & TA_NRBL ? NRBL : 0));
+		rcache_touch(&m->rc, e);
 		return now + m->lat;
 	}
 	int64_t t = mrf_read(&m->mrf, now, warp, reg);
 	if (!t) return 0;
 	m->st->rfc_reads++;
-	if (m->alloc_src && m->active[warp]) {
-		Ent *v = victim(m, warp);
-		evict_now(m, now, warp, v);
-		fill(v, m, reg, 0, ann);
+	if (m->alloc_src && rcache_held(&m->rc, warp)) {
+		RcEnt *v = rcache_victim(&m->rc, warp, 0, m->prefer);
+		if (v->reg >= 0 && v->dirty) write_back(m, now, warp, v);
+		fill(m, v, reg, 0, ann);
 	}
 	return t;
 }
@@ -227,12 +196,12 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 	Rfc *m = p;
 	const TIns *ti = &m->tp->ins[pc];
 	uint8_t ann = m->tp->ann[ti->regs + (uint32_t)k];
-	Ent *e = m->active[warp] ? find(m, warp, reg) : NULL;
-	int direct = !m->active[warp] || (m->byp_ll && ti->flags & TF_LONGLAT) ||
+	RcEnt *e = find(m, warp, reg);
+	int direct = !rcache_held(&m->rc, warp) || (m->byp_ll && ti->flags & TF_LONGLAT) ||
 	             (m->byp_nr && ann & TA_NRBL && !(ann & TA_DEAD));
 	if (direct) {
 		if (!mrf_write(&m->mrf, now, warp, reg)) return 0;
-		if (e) e->reg = -1;                     /* the cached copy is stale */
+		if (e) rcache_drop(e);                  /* the cached copy is stale */
 		return 1;
 	}
 	Port *po = port_of(m, now, warp);
@@ -241,7 +210,7 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 		return 0;
 	}
 	if (!e) {
-		e = victim(m, warp);
+		e = rcache_victim(&m->rc, warp, 0, m->prefer);
 		if (e->reg >= 0 && e->dirty && !is_dead(m, e)) {
 			if (!mrf_write(&m->mrf, now, warp, e->reg)) return 0;   /* the victim's write-back */
 			m->st->rfc_writebacks++;
@@ -250,18 +219,18 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 		}
 	}
 	po->wr++;
-	fill(e, m, reg, 1, ann);
+	fill(m, e, reg, 1, ann);
 	return 1;
 }
 
-static void activate(void *p, int64_t now, int warp) { ((Rfc *)p)->active[warp] = 1; }
+/* the warp joins the active set: it holds entries from now on */
+static void hold(void *p, int64_t now, int warp) { rcache_hold(&((Rfc *)p)->rc, warp); }
 
-static void deactivate(void *p, int64_t now, int warp)
+/* the warp leaves it (3.3): its dirty live values are written back, all entries freed */
+static void flush(void *p, int64_t now, int warp)
 {
 	Rfc *m = p;
-	Ent *e = m->e + (size_t)warp * m->E;
-	for (int32_t i = 0; i < m->E; i++) evict_now(m, now, warp, &e[i]);
-	m->active[warp] = 0;
+	rcache_flush(&m->rc, now, warp, write_back, m);
 }
 
 static int branch_extra(void *p) { return ((Rfc *)p)->tag; }
@@ -271,7 +240,7 @@ const RfModel rf_model_rfc = {
 	.fini = fini,
 	.read = rf_read,
 	.write = rf_write,
-	.activate = activate,
-	.deactivate = deactivate,
+	.activate = hold,
+	.deactivate = flush,
 	.branch_extra = branch_extra,
 };

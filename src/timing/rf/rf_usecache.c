@@ -75,19 +75,13 @@
 #include "base/base.h"
 #include "base/rftech.h"
 #include "timing/rf/mrf.h"
+#include "timing/rf/rcache.h"
 #include "timing/rf/rf.h"
 
 enum { INS_ALL, INS_NONBYPASS, INS_USE };
-enum { REP_LRU, REP_USE };
 enum { IDX_MODULO, IDX_RR };
 enum { LATCH = 8 };          /* values a warp wrote in the bypass window */
-
-typedef struct Ent {
-	int32_t reg;             /* -1 = free */
-	int32_t rem;             /* remaining uses */
-	int32_t unk;             /* degree unknown: rem stays until the last read */
-	uint64_t stamp;          /* last access (LRU, ties) */
-} Ent;
+enum { UNK = 1 };            /* RcEnt.mark: degree unknown, uses stay until the last read */
 
 typedef struct Latch {       /* a value still on the bypass path */
 	int32_t reg;
@@ -99,65 +93,54 @@ typedef struct Latch {       /* a value still on the bypass path */
 
 typedef struct Use {
 	Mrf mrf;                 /* the main register file */
+	const TProg *tp;         /* the kernel's instructions and their annotations */
+	TStats *st;              /* the SM's counters */
+	Rcache rc;               /* the entries (RcEnt.uses: remaining uses) */
 	int64_t lat, window;
-	int32_t E, nsets, base_ways, extra;   /* sets: base_ways ways, the first `extra` one more */
 	int32_t nslots;          /* registers per warp (set map) */
-	int ins, rep, idx, unknown, fill;
-	Ent *e;                  /* nwarps * E */
+	int ins, idx, unknown, fill;
 	Latch *l;                /* nwarps * LATCH */
 	uint8_t *nl;             /* per warp: latch entries in use */
 	int32_t *set;            /* nwarps * nslots: the set a register's value went to */
 	int32_t *rr;             /* per warp: next set (round robin) */
-	uint8_t *active;
-	uint64_t stamp;
-	const TProg *tp;
-	TStats *st;
 } Use;
 
 static void *init(const RfSm *sm)
 {
 	const Config *c = sm->cfg;
+	static const int ins[] = {INS_ALL, INS_NONBYPASS, INS_USE, INS_USE};
+	static const RcPolicy rep[] = {RC_LRU, RC_LRU, RC_USE, RC_LRU};
 	Use *m = xcalloc(1, sizeof *m);
+	rcache_init(&m->rc, sm->nwarps, (int32_t)c->usecache_entries, (int32_t)c->usecache_assoc,
+	            rep[c->usecache_policy]);
 	mrf_init(&m->mrf, c, sm->st);
+	m->tp = sm->prog;
+	m->st = sm->st;
 	m->lat = c->usecache_latency;
 	m->window = c->usecache_bypass;
-	m->E = (int32_t)c->usecache_entries;
-	int32_t ways = (int32_t)c->usecache_assoc < m->E ? (int32_t)c->usecache_assoc : m->E;
-	m->nsets = m->E / ways;
-	m->base_ways = m->E / m->nsets;
-	m->extra = m->E % m->nsets;
 	m->nslots = sm->prog->nslots + 1;
-	static const int ins[] = {INS_ALL, INS_NONBYPASS, INS_USE, INS_USE};
-	static const int rep[] = {REP_LRU, REP_LRU, REP_USE, REP_LRU};
 	m->ins = ins[c->usecache_policy];
-	m->rep = rep[c->usecache_policy];
 	m->idx = c->usecache_index;
 	m->unknown = (int)c->usecache_unknown;
 	m->fill = (int)c->usecache_fill;
 	size_t nw = (size_t)sm->nwarps;
-	m->e = xmalloc((nw * (size_t)m->E + 1) * sizeof *m->e);
-	for (size_t i = 0; i < nw * (size_t)m->E; i++) m->e[i] = (Ent){.reg = -1};
 	m->l = xcalloc(nw * LATCH + 1, sizeof *m->l);
 	m->nl = xcalloc(nw + 1, 1);
 	m->set = xmalloc((nw * (size_t)m->nslots + 1) * sizeof *m->set);
 	for (size_t i = 0; i < nw * (size_t)m->nslots; i++) m->set[i] = -1;
 	m->rr = xcalloc(nw + 1, sizeof *m->rr);
-	m->active = xcalloc(nw + 1, 1);
-	m->tp = sm->prog;
-	m->st = sm->st;
 	return m;
 }
 
 static void fini(void *p)
 {
 	Use *m = p;
-	mrf_fini(&m->mrf);
-	free(m->e);
 	free(m->l);
 	free(m->nl);
 	free(m->set);
 	free(m->rr);
-	free(m->active);
+	rcache_fini(&m->rc);
+	mrf_fini(&m->mrf);
 	free(m);
 }
 
@@ -168,40 +151,19 @@ static int32_t set_of(const Use *m, int warp, int32_t reg)
 		int32_t s = m->set[(size_t)warp * m->nslots + reg];
 		if (s >= 0) return s;
 	}
-	return reg % m->nsets;
+	return reg % m->rc.nsets;
 }
 
-static Ent *set_ents(Use *m, int warp, int32_t s, int32_t *n)
+static RcEnt *lookup(Use *m, int warp, int32_t reg)
 {
-	*n = m->base_ways + (s < m->extra);
-	int32_t off = s * m->base_ways + (s < m->extra ? s : m->extra);
-	return m->e + (size_t)warp * m->E + off;
-}
-
-static Ent *lookup(Use *m, int warp, int32_t reg)
-{
-	int32_t n;
-	Ent *e = set_ents(m, warp, set_of(m, warp, reg), &n);
-	for (int32_t i = 0; i < n; i++)
-		if (e[i].reg == reg) return &e[i];
-	return NULL;
+	return rcache_find(&m->rc, warp, set_of(m, warp, reg), reg);
 }
 
 static void insert(Use *m, int warp, int32_t reg, int32_t rem, int unk)
 {
-	int32_t n;
-	Ent *e = set_ents(m, warp, set_of(m, warp, reg), &n), *v = NULL;
-	for (int32_t i = 0; i < n && !(v && v->reg < 0); i++) {
-		if (!v || e[i].reg < 0) {
-			v = &e[i];
-			continue;
-		}
-		int better = m->rep == REP_USE
-		             ? e[i].rem < v->rem || (e[i].rem == v->rem && e[i].stamp < v->stamp)
-		             : e[i].stamp < v->stamp;
-		if (better) v = &e[i];
-	}
-	*v = (Ent){.reg = reg, .rem = rem, .unk = unk, .stamp = ++m->stamp};
+	RcEnt *e = rcache_victim(&m->rc, warp, set_of(m, warp, reg), 0);
+	rcache_put(&m->rc, e, reg)->uses = rem;
+	e->mark = unk ? UNK : 0;
 	m->st->rfc_writes++;
 }
 
@@ -212,7 +174,7 @@ static void settle_one(Use *m, int warp, int i)
 	L[i] = L[--m->nl[warp]];
 	int in = m->ins == INS_ALL || (m->ins == INS_NONBYPASS && x.byp == 0) ||
 	         (m->ins == INS_USE && x.byp < x.deg);
-	if (in && m->active[warp])
+	if (in && rcache_held(&m->rc, warp))
 		insert(m, warp, x.reg, x.unk ? x.deg : x.deg > x.byp ? x.deg - x.byp : 0, x.unk);
 }
 
@@ -235,19 +197,19 @@ static int64_t rf_read(void *p, int64_t now, int warp, int32_t reg, int32_t pc, 
 			if (last) L[i].deg = L[i].byp, L[i].unk = 0;
 			return now + m->lat;
 		}
-	Ent *e = m->active[warp] ? lookup(m, warp, reg) : NULL;
+	RcEnt *e = rcache_held(&m->rc, warp) ? lookup(m, warp, reg) : NULL;
 	if (e) {
 		m->st->rfc_reads++;
 		m->st->rfc_hits++;
-		if (last) e->rem = 0;
-		else if (e->rem > 0 && !e->unk) e->rem--;
-		e->stamp = ++m->stamp;
+		if (last) e->uses = 0;
+		else if (e->uses > 0 && !(e->mark & UNK)) e->uses--;
+		rcache_touch(&m->rc, e);
 		return now + m->lat;
 	}
 	int64_t t = mrf_read(&m->mrf, now, warp, reg);
 	if (!t) return 0;
 	m->st->rfc_reads++;
-	if (m->active[warp]) insert(m, warp, reg, last ? 0 : m->fill, 0);
+	if (rcache_held(&m->rc, warp)) insert(m, warp, reg, last ? 0 : m->fill, 0);
 	return t;
 }
 
@@ -262,13 +224,13 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 			L[i] = L[--m->nl[warp]];
 			break;
 		}
-	Ent *e = lookup(m, warp, reg);
-	if (e) e->reg = -1;                       /* stale */
+	RcEnt *e = lookup(m, warp, reg);
+	if (e) rcache_drop(e);                    /* stale */
 	if (reg < m->nslots)
 		m->set[(size_t)warp * m->nslots + reg] =
-			m->idx == IDX_RR ? m->rr[warp]++ % m->nsets : reg % m->nsets;
-	if (m->rr[warp] >= m->nsets) m->rr[warp] = 0;
-	if (!m->active[warp]) return 1;
+			m->idx == IDX_RR ? m->rr[warp]++ % m->rc.nsets : reg % m->rc.nsets;
+	if (m->rr[warp] >= m->rc.nsets) m->rr[warp] = 0;
+	if (!rcache_held(&m->rc, warp)) return 1;
 	const TIns *ti = &m->tp->ins[pc];
 	uint32_t at = ti->regs + (uint32_t)k;
 	int unk = !(m->tp->ann[at] & TA_DEAD) && m->tp->uses[at] == TUSES_UNKNOWN;
@@ -278,15 +240,16 @@ static int rf_write(void *p, int64_t now, int warp, int32_t reg, int32_t pc, int
 	return 1;
 }
 
-static void activate(void *p, int64_t now, int warp) { ((Use *)p)->active[warp] = 1; }
+/* the warp joins the active set: it holds entries from now on */
+static void hold(void *p, int64_t now, int warp) { rcache_hold(&((Use *)p)->rc, warp); }
 
-static void deactivate(void *p, int64_t now, int warp)
+/* the warp leaves it: the MRF is up to date (every result is written
+   through), so its entries and bypass latch are simply dropped */
+static void drop(void *p, int64_t now, int warp)
 {
 	Use *m = p;
-	m->active[warp] = 0;
 	m->nl[warp] = 0;
-	Ent *e = m->e + (size_t)warp * m->E;
-	for (int32_t i = 0; i < m->E; i++) e[i].reg = -1;
+	rcache_flush(&m->rc, now, warp, NULL, NULL);
 }
 
 const RfModel rf_model_usecache = {
@@ -294,6 +257,6 @@ const RfModel rf_model_usecache = {
 	.fini = fini,
 	.read = rf_read,
 	.write = rf_write,
-	.activate = activate,
-	.deactivate = deactivate,
+	.activate = hold,
+	.deactivate = drop,
 };
