@@ -26,6 +26,7 @@
  * rfc.evict_noread (5.3) first evicts, in that order, the entries whose
  * value is not read again before the next long-latency stall (the TA_NRBL
  * bit of the entry's latest access).  A free entry is always used first.
+ * The entries are rcache.h's array, one fully associative set per warp.
  *
  * Eviction (3.1): an evicted dirty value is written back to the MRF,
  * unless rfc.liveness is on and the compiler's last-use bit (TA_LAST) was

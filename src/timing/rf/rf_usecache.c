@@ -67,7 +67,8 @@
  * collected, looks and misses), rfc_hits, rfc_writes (insertions and fills); mrf_reads are
  * the misses, mrf_writes every result.  Miss rate = 1 - rfc_hits/rfc_reads.
  * The cache is assumed to have enough ports (their study is of miss rates);
- * a hit delivers after usecache.latency cycles.
+ * a hit delivers after usecache.latency cycles.  The entries are rcache.h's
+ * array; the set a value goes to is chosen here.
  */
 #include <stdlib.h>
 #include <string.h>
