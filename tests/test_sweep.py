@@ -346,6 +346,25 @@ def test_plot_errors(results, tmp_path):
     assert p.returncode == 1 and "apt-get install gnuplot-nox" in p.stderr
 
 
+@pytest.mark.skipif(not shutil.which("gnuplot"), reason=NO_GNUPLOT)
+def test_plot_derived_figure_from_counters(tmp_path):
+    """issue 22 item 3: --y may name a derived figure of tstats.def that the CSV
+    has no column for (issue_pct), computed from the row's counters by the
+    formula the run summary uses."""
+    f = write(tmp_path / "d.sweep", "workloads = saxpy\nconfigs = fermi-gtx480\n"
+              "size = small\nset sim.mode = timing\naxis rf.model = baseline, rfc\n")
+    ok(rfsim("sweep", f, "-q", "-j", "1"))
+    res = tmp_path / "d.results/results.csv"
+    assert "issue_pct" not in res.read_text().splitlines()[0].split(",")
+    p = ok(rfsim("plot", res, "--x", "rf.model", "--y", "issue_pct", "-o", tmp_path / "d.svg"))
+    got = {l.split()[0]: float(l.split()[1]) for l in p.stdout.splitlines()[1:3]}
+    stalls = ("issued", "stall_idle", "stall_rf", "stall_mem", "stall_scoreboard",
+              "stall_barrier", "stall_other")
+    for r in rows(res):
+        want = 100 * int(r["issued"]) / sum(int(r[k]) for k in stalls)
+        assert abs(got[r["rf.model"]] - want) < 1e-3 * want, (got, want)
+
+
 def test_reproduce_baseline_and_rerun(tmp_path):
     out = tmp_path / "rep"
     args = ("reproduce", "baseline", "--size", "small", "-w", "saxpy,reduce,sgemm", "-o", out)

@@ -265,17 +265,17 @@ static void list(const char *config)
 
 /* ---- running --------------------------------------------------------------- */
 
-/* statistic `name` of the kernel launched last (tstats.def's), or NaN */
+/* statistic `name` of the kernel launched last (a counter or derived figure of
+ * tstats.def), or NaN */
 static double last_kernel_stat(void *ctx, const char *name)
 {
 	int n;
 	const KernelStats *ks = api_kernel_log(&n);
 	if (!n || !ks[n - 1].timed) return NAN;
-	const TStats *t = &ks[n - 1].ts;
-#define TS(field, help) if (!strcmp(name, #field)) return (double)t->field;
-#include "timing/tstats.def"
-#undef TS
-	return NAN;
+	TStats t = ks[n - 1].ts;
+	const uint64_t *c = tstats_counter(&t, name);
+	int d = tstats_derived_find(name);
+	return c ? (double)*c : d >= 0 ? tstats_derived(&t, ks[n - 1].warp_insts, d) : NAN;
 }
 
 static double now_s(void)

@@ -97,7 +97,7 @@ static void run_cell(const CmpRun *c, int job, Cell *out)
 	out->warp_insts = t.warp_insts;
 	out->mrf_reads = t.ts.mrf_reads;
 	out->mrf_writes = t.ts.mrf_writes;
-	out->ipc = tstats_ipc(&t.ts, t.warp_insts);
+	out->ipc = tstats_derived(&t.ts, t.warp_insts, TD_ipc);
 	Energy e;
 	energy_compute(&cfg, &t.ts, &e);
 	out->energy = e.total_normalized;

@@ -22,16 +22,15 @@ static const char *joules(char *buf, size_t n, double pj)
 	return buf;
 }
 
-/* the timing model's headline figures */
+/* the timing model's headline figures; derived ones from tstats.def's TD rows */
 static void report_timing(FILE *f, const Totals *t, const Config *cfg)
 {
 	const TStats *s = &t->ts;
-	uint64_t slots = s->issued + s->stall_idle + s->stall_rf + s->stall_mem +
-	                 s->stall_scoreboard + s->stall_barrier + s->stall_other;
-	double sl = slots ? 100.0 / (double)slots : 0;
+	double d[NTDERIVED];
+	for (int i = 0; i < NTDERIVED; i++) d[i] = tstats_derived(s, t->warp_insts, i);
 	fprintf(f, "%-20s %llu\n", "cycles", (unsigned long long)s->cycles);
 	fprintf(f, "%-20s %.3f warp instructions per cycle, occupancy %.1f%%\n", "ipc",
-	        tstats_ipc(s, t->warp_insts), 100 * tstats_occupancy(s));
+	        d[TD_ipc], 100 * d[TD_occupancy]);
 	fprintf(f, "%-20s %llu reads, %llu writes, %llu bank conflicts\n", "register file",
 	        (unsigned long long)s->mrf_reads, (unsigned long long)s->mrf_writes,
 	        (unsigned long long)s->bank_conflicts);
@@ -42,26 +41,19 @@ static void report_timing(FILE *f, const Totals *t, const Config *cfg)
 	        "register energy", joules(b[0], 32, e.total_pj), joules(b[1], 32, e.mrf_pj),
 	        joules(b[2], 32, e.rfc_pj), joules(b[3], 32, e.wire_pj), e.total_normalized);
 	fprintf(f, "%-20s issue %.1f%%, idle %.1f%%, rf %.1f%%, mem %.1f%%, scoreboard %.1f%%, "
-	        "barrier %.1f%%, other %.1f%%\n", "scheduler slots", (double)s->issued * sl,
-	        (double)s->stall_idle * sl, (double)s->stall_rf * sl, (double)s->stall_mem * sl,
-	        (double)s->stall_scoreboard * sl, (double)s->stall_barrier * sl,
-	        (double)s->stall_other * sl);
-	if (s->activations) {
-		double k = t->warp_insts ? 1000.0 / (double)t->warp_insts : 0;
+	        "barrier %.1f%%, other %.1f%%\n", "scheduler slots", d[TD_issue_pct],
+	        d[TD_stall_idle_pct], d[TD_stall_rf_pct], d[TD_stall_mem_pct],
+	        d[TD_stall_scoreboard_pct], d[TD_stall_barrier_pct], d[TD_stall_other_pct]);
+	if (s->activations)
 		fprintf(f, "%-20s %.1f per 1000 warp instructions: load %.1f (L1 hit %.1f), "
 		        "barrier %.1f, exit %.1f, other %.1f\n", "deactivations",
-		        (double)s->activations * k, (double)s->deact_longlat * k,
-		        (double)s->deact_longlat_l1hit * k, (double)s->deact_barrier * k,
-		        (double)s->deact_exit * k,
-		        (double)(s->deact_marked + s->deact_async + s->deact_yield + s->deact_rfwait) * k);
-	}
+		        d[TD_activations_pki], d[TD_deact_longlat_pki], d[TD_deact_longlat_l1hit_pki],
+		        d[TD_deact_barrier_pki], d[TD_deact_exit_pki], d[TD_deact_other_pki]);
 	if (s->ltrf_prefetches) {
 		fprintf(f, "%-20s intervals of %.1f instructions (optimal %.1f); MRF reads %llu "
 		        "PREFETCH + %llu refetch + %llu miss, writes %llu PREFETCH + %llu "
 		        "deactivation + %llu resume + %llu late\n", "ltrf",
-		        s->ltrf_intervals ? (double)s->ltrf_ivl_insts / (double)s->ltrf_intervals : 0,
-		        s->ltrf_opt_intervals ? (double)s->ltrf_opt_insts /
-		                                (double)s->ltrf_opt_intervals : 0,
+		        d[TD_ltrf_ivl_mean], d[TD_ltrf_opt_mean],
 		        (unsigned long long)s->ltrf_regs_prefetched,
 		        (unsigned long long)s->ltrf_refetches, (unsigned long long)s->ltrf_miss_reads,
 		        (unsigned long long)s->ltrf_wb_prefetch,
@@ -69,10 +61,8 @@ static void report_timing(FILE *f, const Totals *t, const Config *cfg)
 		        (unsigned long long)s->ltrf_wb_resume, (unsigned long long)s->ltrf_late_writes);
 	}
 	fprintf(f, "%-20s L1 %.1f%%, L2 %.1f%%, constant %.1f%%; DRAM %.2f MB\n", "hit rates",
-	        100 * tstats_rate(s->l1_hits, s->l1_misses),
-	        100 * tstats_rate(s->l2_hits, s->l2_misses),
-	        100 * tstats_rate(s->cc_hits, s->cc_misses),
-	        (double)(s->dram_read_bytes + s->dram_write_bytes) / 1e6);
+	        100 * d[TD_l1_hit_rate], 100 * d[TD_l2_hit_rate], 100 * d[TD_cc_hit_rate],
+	        d[TD_dram_bytes] / 1e6);
 }
 
 void report_summary(FILE *f, const Report *r)

@@ -83,7 +83,8 @@ void stats_kernel_line(int i)
 	char timing[64] = "";        /* cycles and IPC where the timing model ran it */
 	if (k->timed && k->ts.cycles)
 		snprintf(timing, sizeof timing, ", %llu cycles, IPC %.2f",
-		         (unsigned long long)k->ts.cycles, tstats_ipc(&k->ts, k->warp_insts));
+		         (unsigned long long)k->ts.cycles,
+		         tstats_derived(&k->ts, k->warp_insts, TD_ipc));
 	char name[128];
 	fprintf(stderr, "rfsim: %s<<<(%u,%u,%u),(%u,%u,%u)%s>>> %d regs: %llu warp insts, "
 	        "%llu thread insts%s, %.3f s\n", kernel_name(k->name, name, sizeof name), k->grid.x, k->grid.y, k->grid.z,

@@ -20,7 +20,10 @@
  * --y is a statistic column or a ratio of two, optionally subtracted from
  * one: STAT, A/B or 1-A/B, computed per row before anything else (e.g.
  * 1-mrf_reads/reg_reads, the share of register reads a cache kept from the
- * main register file; 1-rfc_hits/rfc_reads, a miss rate).
+ * main register file; 1-rfc_hits/rfc_reads, a miss rate).  A STAT the CSV
+ * has no column for may be a derived figure of tstats.def (stall_mem_pct,
+ * deact_exit_pki, ...): tstats_derived computes it from the row's counter
+ * columns, by the formula the JSON's and the run summary's figures use.
  *
  * plot_draw writes a gnuplot script, data inline as a datablock, to
  * gnuplot's stdin (gnuplot-nox is installed by .ci/run; $GNUPLOT names
@@ -39,6 +42,7 @@
 
 #include "base/base.h"
 #include "exp/exp.h"
+#include "timing/tstats.h"
 
 /* ---- options --------------------------------------------------------- */
 
@@ -207,11 +211,31 @@ static int num(const char *s, double *v)
 	return end != s && !*end && isfinite(*v);
 }
 
-/* --y: STAT, A/B or 1-A/B */
+/* --y: STAT, A/B or 1-A/B, where a STAT is a column or, where the CSV has no
+ * column of that name, a derived figure of tstats.def (a TD row such as
+ * stall_mem_pct) computed from the row's counter columns */
+typedef struct YTerm {
+	int col;                 /* a column, or -1 */
+	int derived;             /* else a TD_* figure */
+} YTerm;
+
+enum { NCOUNTERS = sizeof(TStats) / sizeof(uint64_t) };
+
 typedef struct YExpr {
 	int one_minus;
-	int a, b;                /* columns; b = -1: no divisor */
+	YTerm a, b;              /* b.col = b.derived = -1: no divisor */
+	int wi;                  /* warp_instructions' column (derived terms), or -1 */
+	int ncnt;                /* counter columns: cnt_col[i] holds TStats word cnt_at[i] */
+	int cnt_col[NCOUNTERS], cnt_at[NCOUNTERS];
 } YExpr;
+
+/* a column or, without one, a derived figure whose counters the CSV has */
+static int term_find(const Csv *c, const char *name, YTerm *t)
+{
+	t->col = csv_col(c, name);
+	t->derived = t->col < 0 && csv_col(c, "cycles") >= 0 ? tstats_derived_find(name) : -1;
+	return t->col >= 0 || t->derived >= 0;
+}
 
 static int split_y(const char *y, int *one_minus, char *a, char *b, size_t n)
 {
@@ -227,31 +251,72 @@ int plot_y_found(const Csv *c, const char *y)
 {
 	char a[256], b[256];
 	int om;
-	if (csv_col(c, y) >= 0) return 1;
-	return split_y(y, &om, a, b, sizeof a) && csv_col(c, a) >= 0 && (!*b || csv_col(c, b) >= 0);
+	YTerm t;
+	if (term_find(c, y, &t)) return 1;
+	return split_y(y, &om, a, b, sizeof a) && term_find(c, a, &t) && (!*b || term_find(c, b, &t));
+}
+
+static int need_term(const Csv *c, const char *name, YTerm *t)
+{
+	if (term_find(c, name, t)) return RF_OK;
+	return need_col(c, name, "--y") < 0 ? RF_EINPUT : RF_OK;
+}
+
+/* where the counters a derived term reads sit among the columns */
+static void find_counters(const Csv *c, YExpr *e)
+{
+	TStats t;
+	e->wi = csv_col(c, "warp_instructions");
+	e->ncnt = 0;
+	for (int k = c->ninputs; k < c->ncols && e->ncnt < NCOUNTERS; k++) {
+		const uint64_t *f = tstats_counter(&t, c->cols[k]);
+		if (!f) continue;
+		e->cnt_col[e->ncnt] = k;
+		e->cnt_at[e->ncnt++] = (int)(f - (const uint64_t *)(const void *)&t);
+	}
 }
 
 static int y_parse(const Csv *c, const char *y, YExpr *e)
 {
 	char a[256], b[256];
 	e->one_minus = 0;
-	e->b = -1;
-	if ((e->a = csv_col(c, y)) >= 0) return RF_OK;
-	if (!split_y(y, &e->one_minus, a, b, sizeof a)) {
-		err_set("--y '%s': expected STAT, A/B or 1-A/B", y);
-		return RF_EINPUT;
+	e->b = (YTerm){-1, -1};
+	if (!term_find(c, y, &e->a)) {
+		if (!split_y(y, &e->one_minus, a, b, sizeof a)) {
+			err_set("--y '%s': expected STAT, A/B or 1-A/B", y);
+			return RF_EINPUT;
+		}
+		if (need_term(c, a, &e->a)) return RF_EINPUT;
+		if (*b && need_term(c, b, &e->b)) return RF_EINPUT;
 	}
-	if ((e->a = need_col(c, a, "--y")) < 0) return RF_EINPUT;
-	if (*b && (e->b = need_col(c, b, "--y")) < 0) return RF_EINPUT;
+	find_counters(c, e);
 	return RF_OK;
+}
+
+static const char *cell(const Csv *c, int r, int col)
+{
+	return c->cells[(size_t)r * c->ncols + col];
+}
+
+static int term_value(const Csv *c, int r, const YExpr *e, const YTerm *t, double *v)
+{
+	if (t->col >= 0) return num(cell(c, r, t->col), v);
+	TStats ts;
+	uint64_t *w = (uint64_t *)(void *)&ts;
+	memset(&ts, 0, sizeof ts);
+	for (int i = 0; i < e->ncnt; i++)
+		w[e->cnt_at[i]] = strtoull(cell(c, r, e->cnt_col[i]), NULL, 10);
+	uint64_t wi = e->wi >= 0 ? strtoull(cell(c, r, e->wi), NULL, 10) : 0;
+	*v = tstats_derived(&ts, wi, t->derived);
+	return 1;
 }
 
 static int y_value(const Csv *c, int r, const YExpr *e, double *y)
 {
 	double d;
-	if (!num(c->cells[(size_t)r * c->ncols + e->a], y)) return 0;
-	if (e->b >= 0) {
-		if (!num(c->cells[(size_t)r * c->ncols + e->b], &d) || d == 0) return 0;
+	if (!term_value(c, r, e, &e->a, y)) return 0;
+	if (e->b.col >= 0 || e->b.derived >= 0) {
+		if (!term_value(c, r, e, &e->b, &d) || d == 0) return 0;
 		*y /= d;
 	}
 	if (e->one_minus) *y = 1 - *y;
@@ -264,10 +329,6 @@ typedef struct Sel {         /* the rows plot_table works on */
 	int n;
 } Sel;
 
-static const char *cell(const Csv *c, int r, int col)
-{
-	return c->cells[(size_t)r * c->ncols + col];
-}
 
 /* does row r match every --where? */
 static int where_ok(const Csv *c, int r, const PlotSpec *p, const int *wcol)
