@@ -652,6 +652,23 @@ def test_compare_models_and_errors():
     assert p.returncode == 2
 
 
+def test_compare_runs_as_a_sweep_and_cleans_up(tmp_path):
+    # issue 22 item 3: compare is a built-in sweep run by src/exp/runner.c, each
+    # run a child `rfsim run` in a temporary results directory under $TMPDIR,
+    # removed at the end; a failed run is still reported with the workload's
+    # own complaint, and the exit status says so.
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    p = subprocess.run([str(RFSIM), "compare", "saxpy", "--size", "small", "--models",
+                        "baseline,rfc", "--max-cycles", "2000", "-j", "2"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 1, p.stderr
+    assert re.search(r"^saxpy\s+baseline\s+2000\s.*ERROR$", p.stdout, re.M), p.stdout
+    assert "0 of 2 runs passed their checks" in p.stdout
+    for m in ("baseline", "rfc"):
+        assert f"rfsim: saxpy under {m}: " in p.stderr and "LAUNCH_TIMEOUT" in p.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_compare_refuses_functional_mode_however_set(tmp_path):
     # A functional run has no cycles or register counts: compare used to print a
     # table of zeros with geometric means of -1 and exit 0 when sim.mode came

@@ -8,7 +8,8 @@
  * (api_kernel_log).  The workload checks its own output against a CPU
  * reference and says pass (0), mismatch (1) or CUDA error (2).
  *
- * `compare` (compare.c) runs workloads through wl_run too (wlrun.h).
+ * `compare` (compare.c) runs each workload as a child `rfsim run` (a
+ * sweep's point), so it reaches wl_run through this command.
  */
 #include <stdlib.h>
 #include <string.h>

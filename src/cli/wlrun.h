@@ -1,6 +1,7 @@
 /*
  * wlrun.h -- running one built-in workload in this process
- * (run_workload.c), shared by `rfsim run WORKLOAD` and `rfsim compare`.
+ * (run_workload.c): `rfsim run WORKLOAD`, and the workload and size
+ * arguments `rfsim compare` shares with it.
  */
 #ifndef RFSIM_CLI_WLRUN_H
 #define RFSIM_CLI_WLRUN_H

@@ -89,12 +89,19 @@ const char *point_column(const Point *p, int col);  /* value of input column col
 
 /* ---- running a sweep (runner.c) ------------------------------------ */
 
+struct PointResult;
+
 typedef struct SweepOpts {
 	const char *dir;         /* results directory (created) */
 	int jobs;                /* parallel simulations, >= 1 */
 	int chunk, task;         /* chunk > 0: run only points [task*chunk, +chunk) */
 	double timeout_s;        /* per point; 0 = none */
 	int progress;            /* 1: progress on stderr (bar on a terminal) */
+	/* done: called with each point's result as it finishes or fails, or is found
+	   finished already, for a caller printing its own table (`rfsim compare`), which
+	   lists failures itself: with done set, the runner prints no list of them */
+	void (*done)(void *ctx, const Point *p, const struct PointResult *r);
+	void *ctx;
 } SweepOpts;
 
 typedef struct SweepStats {
@@ -149,6 +156,17 @@ int csv_read(const char *path, Csv *c);           /* RF_EINPUT with err_msg() */
 void csv_free(Csv *c);
 int csv_col(const Csv *c, const char *name);      /* index, or -1 */
 void csv_field(FILE *f, const char *s);           /* one field, quoted if needed */
+
+/* a printed table's column: the text before it, its width (0: as long as the
+ * cell), left or right aligned.  plot's tables and `rfsim compare`'s print
+ * their rows with exp_table_row, as text or (md) a Markdown row */
+typedef struct TabCol {
+	const char *sep;         /* before the cell (text only; Markdown uses " | ") */
+	int width;
+	int left;                /* 1: left-aligned */
+} TabCol;
+
+void exp_table_row(FILE *f, const TabCol *col, const char *const *cell, int n, int md);
 
 /* ---- plots (plot.c) ------------------------------------------------ */
 

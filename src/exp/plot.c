@@ -500,23 +500,32 @@ double plot_value(const PlotTable *t, const char *x, int series)
 
 void plot_table_print(FILE *f, const PlotTable *t, const PlotSpec *p, int md)
 {
-	const char *sep = md ? " | " : "  ";
-	fprintf(f, "%s%-14s", md ? "| " : "", p->x);
-	for (int s = 0; s < t->ns; s++) fprintf(f, "%s%12s", sep, t->series[s]);
-	fputs(md ? " |\n" : "\n", f);
+	TabCol *col = xcalloc((size_t)t->ns + 1, sizeof *col);
+	const char **cell = xcalloc((size_t)t->ns + 1, sizeof *cell);
+	char *text = xcalloc((size_t)t->ns + 1, 32);
+	col[0] = (TabCol){"", 14, 1};
+	for (int s = 0; s < t->ns; s++) col[s + 1] = (TabCol){"  ", 12, 0};
+	cell[0] = p->x;
+	for (int s = 0; s < t->ns; s++) cell[s + 1] = t->series[s];
+	exp_table_row(f, col, cell, t->ns + 1, md);
 	if (md) {
 		fputs("|---", f);
 		for (int s = 0; s < t->ns; s++) fputs("|---:", f);
 		fputs("|\n", f);
 	}
 	for (int x = 0; x < t->nx; x++) {
-		fprintf(f, "%s%-14s", md ? "| " : "", t->xs[x]);
+		cell[0] = t->xs[x];
 		for (int s = 0; s < t->ns; s++) {
 			double v = t->v[x * t->ns + s];
-			if (isnan(v)) fprintf(f, "%s%12s", sep, "-");
-			else if (fabs(v) >= 1e4 && fabs(v) < 1e15) fprintf(f, "%s%12.0f", sep, v);
-			else fprintf(f, "%s%12.4g", sep, v);
+			char *b = text + 32 * s;
+			if (isnan(v)) snprintf(b, 32, "-");
+			else if (fabs(v) >= 1e4 && fabs(v) < 1e15) snprintf(b, 32, "%.0f", v);
+			else snprintf(b, 32, "%.4g", v);
+			cell[s + 1] = b;
 		}
-		fputs(md ? " |\n" : "\n", f);
+		exp_table_row(f, col, cell, t->ns + 1, md);
 	}
+	free(text);
+	free(cell);
+	free(col);
 }

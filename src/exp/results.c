@@ -19,7 +19,8 @@
  * so `plot` knows a point's inputs as the columns before "status".  The
  * file is always regenerated whole and renamed into place.  Fields are
  * quoted as RFC 4180 says (comma, quote, line break), which csv_read
- * undoes.
+ * undoes.  Printed tables (plot's, compare's) share one row printer,
+ * exp_table_row: each caller formats its cells, the columns say how wide.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -175,6 +176,14 @@ void csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+void exp_table_row(FILE *f, const TabCol *col, const char *const *cell, int n, int md)
+{
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s%*s", md ? (i ? " | " : "| ") : col[i].sep,
+		        col[i].left ? -col[i].width : col[i].width, cell[i]);
+	fputs(md ? " |\n" : "\n", f);
 }
 
 static const char *stat_of(const PointResult *r, const char *key)

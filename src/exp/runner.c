@@ -25,6 +25,10 @@
  * the command, how it ended and the tail of its stderr -- and, when the
  * child got as far as writing statistics (a failed output check),
  * ID.failed.json.  Failed points are run again by the next run.
+ *
+ * A caller that prints results as they come (`rfsim compare`) passes a
+ * done() callback, called with each point's result as its child ends (or
+ * as the point is found finished already).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -341,6 +345,7 @@ static void finish(Run *r, Job *j, int status, int stopping)
 	result_load(r->o->dir, p, res);
 	j->pid = 0;
 	r->running--;
+	if (r->o->done && !stopping) r->o->done(r->o->ctx, p, res);
 }
 
 /* ---- the loop -------------------------------------------------------- */
@@ -380,7 +385,10 @@ static int loop(Run *r, const sigset_t *waitset, const sigset_t *childmask)
 		while (!stop && r->running < r->o->jobs && r->next < r->hi) {
 			int i = r->next++;
 			if (r->res[i].status != PR_OK && finished_meanwhile(r, i)) r->st->reused++;
-			if (r->res[i].status == PR_OK) continue;
+			if (r->res[i].status == PR_OK) {
+				if (r->o->done) r->o->done(r->o->ctx, &r->pts[i], &r->res[i]);
+				continue;
+			}
 			Job *j = r->jobs;
 			while (j->pid) j++;
 			if (start(r, j, i, childmask)) stop = SIGTERM;
@@ -486,7 +494,7 @@ int sweep_run(const Sweep *s, const SweepOpts *o, SweepStats *st)
 		draw_bar(&r);
 		fputc('\n', stderr);
 	}
-	report_failures(&r);
+	if (!o->done) report_failures(&r);
 	st->seconds = now_sec() - r.t0;
 	for (int i = 0; i < r.npts; i++) result_free(&r.res[i]);
 	free(r.res);
