@@ -25,12 +25,12 @@
 #include "base/base.h"
 #include "base/rftech.h"
 #include "api/cuda.h"
+#include "api/state.h"
 #include "sim/gpu.h"
 
 struct CUctx_st {
 	Gpu *g;
 	CUresult sticky;         /* a kernel fault poisons the context */
-	struct CUmod_st *mods;   /* loaded modules, linked */
 	size_t limit[CU_LIMIT_MAX];   /* cuCtxSetLimit's values */
 };
 
@@ -38,7 +38,6 @@ struct CUmod_st {
 	struct CUctx_st *ctx;
 	Program *p;
 	struct CUfunc_st *funcs; /* one per kernel */
-	struct CUmod_st *next;
 };
 
 struct CUfunc_st {
@@ -46,49 +45,42 @@ struct CUfunc_st {
 	int k;
 };
 
-static Config g_cfg;
-static int g_cfg_set, g_init;
-static struct CUctx_st *g_cur;
-static KernelStats *g_log;
-static int g_nlog, g_caplog;
-static int g_fault;          /* FAULT_* of the last launch (gpu_last_fault), kept past
-                                its context's destruction for api_last_fault */
 
 void api_set_config(const Config *c)
 {
-	g_cfg = *c;
-	g_cfg_set = 1;
+	runtime()->cfg = *c;
+	runtime()->cfg_set = 1;
 }
 
 const KernelStats *api_kernel_log(int *n)
 {
-	*n = g_nlog;
-	return g_log;
+	*n = runtime()->nlog;
+	return runtime()->log;
 }
 
-void api_kernel_log_clear(void) { g_nlog = 0; }
+void api_kernel_log_clear(void) { runtime()->nlog = 0; }
 
-int api_last_fault(void) { return g_fault; }
+int api_last_fault(void) { return runtime()->fault; }
 
-Gpu *api_gpu(void) { return g_cur ? g_cur->g : NULL; }
+Gpu *api_gpu(void) { return runtime()->cur ? runtime()->cur->g : NULL; }
 
 void *api_mem_host(CUdeviceptr dptr, size_t bytes)
 {
-	return g_cur ? gpu_mem_host(g_cur->g, dptr, bytes) : NULL;
+	return runtime()->cur ? gpu_mem_host(runtime()->cur->g, dptr, bytes) : NULL;
 }
 
 void api_copied_in(CUdeviceptr dptr, size_t bytes)
 {
-	if (g_cur) gpu_copied_in(g_cur->g, dptr, bytes);
+	if (runtime()->cur) gpu_copied_in(runtime()->cur->g, dptr, bytes);
 }
 
 static const Config *cfg(void)
 {
-	if (!g_cfg_set) {
-		config_defaults(&g_cfg);
-		g_cfg_set = 1;
+	if (!runtime()->cfg_set) {
+		config_defaults(&runtime()->cfg);
+		runtime()->cfg_set = 1;
 	}
-	return &g_cfg;
+	return &runtime()->cfg;
 }
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -117,16 +109,16 @@ CUresult cuGetErrorString(CUresult error, const char **pStr)
 	return CUDA_ERROR_INVALID_VALUE;
 }
 
-#define NEED_INIT() do { if (!g_init) return CUDA_ERROR_NOT_INITIALIZED; } while (0)
-#define NEED_CTX() do { NEED_INIT(); if (!g_cur) return CUDA_ERROR_INVALID_CONTEXT; \
-	if (g_cur->sticky) return g_cur->sticky; } while (0)
+#define NEED_INIT() do { if (!runtime()->init) return CUDA_ERROR_NOT_INITIALIZED; } while (0)
+#define NEED_CTX() do { NEED_INIT(); if (!runtime()->cur) return CUDA_ERROR_INVALID_CONTEXT; \
+	if (runtime()->cur->sticky) return runtime()->cur->sticky; } while (0)
 
 /* ---- devices --------------------------------------------------------------- */
 
 CUresult cuInit(unsigned int Flags)
 {
 	if (Flags) return CUDA_ERROR_INVALID_VALUE;
-	g_init = 1;
+	runtime()->init = 1;
 	return CUDA_SUCCESS;
 }
 
@@ -204,7 +196,7 @@ CUresult cuCtxCreate(CUcontext *pctx, CUctxCreateParams *params, unsigned int fl
 	struct CUctx_st *c = xcalloc(1, sizeof *c);
 	c->g = gpu_new(cfg());
 	memcpy(c->limit, limit_default, sizeof c->limit);
-	g_cur = c;
+	runtime()->cur = c;
 	*pctx = c;
 	return CUDA_SUCCESS;
 }
@@ -220,12 +212,15 @@ CUresult cuCtxDestroy(CUcontext ctx)
 {
 	NEED_INIT();
 	if (!ctx) return CUDA_ERROR_INVALID_VALUE;
-	for (struct CUmod_st *m = ctx->mods, *nx; m; m = nx) {
-		nx = m->next;
-		module_free(m);
-	}
+	struct CUmod_st *m;
+	for (size_t i = 0; (m = handle_next(HANDLE_MODULE, &i));)
+		if (m->ctx == ctx) {     /* its modules go with it */
+			handle_drop(HANDLE_MODULE, HANDLE_KEY(m));
+			module_free(m);
+			i--;             /* the next handle moved into m's place */
+		}
 	gpu_free(ctx->g);
-	if (g_cur == ctx) g_cur = NULL;
+	if (runtime()->cur == ctx) runtime()->cur = NULL;
 	free(ctx);
 	return CUDA_SUCCESS;
 }
@@ -240,10 +235,10 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 {
 	NEED_CTX();
 	if ((unsigned)limit >= CU_LIMIT_MAX) return CUDA_ERROR_UNSUPPORTED_LIMIT;
-	g_cur->limit[limit] = value;
-	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE) gpu_set_heap_limit(g_cur->g, value);
+	runtime()->cur->limit[limit] = value;
+	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE) gpu_set_heap_limit(runtime()->cur->g, value);
 	if (limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT)
-		gpu_set_pending_limit(g_cur->g, value);
+		gpu_set_pending_limit(runtime()->cur->g, value);
 	return CUDA_SUCCESS;
 }
 
@@ -252,9 +247,9 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 	NEED_CTX();
 	if (!pvalue) return CUDA_ERROR_INVALID_VALUE;
 	if ((unsigned)limit >= CU_LIMIT_MAX) return CUDA_ERROR_UNSUPPORTED_LIMIT;
-	*pvalue = limit == CU_LIMIT_MALLOC_HEAP_SIZE ? (size_t)gpu_heap_limit(g_cur->g)
+	*pvalue = limit == CU_LIMIT_MALLOC_HEAP_SIZE ? (size_t)gpu_heap_limit(runtime()->cur->g)
 	        : limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT
-	        ? (size_t)gpu_pending_limit(g_cur->g) : g_cur->limit[limit];
+	        ? (size_t)gpu_pending_limit(runtime()->cur->g) : runtime()->cur->limit[limit];
 	return CUDA_SUCCESS;
 }
 
@@ -263,20 +258,19 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 static CUresult load(CUmodule *module, const char *text, size_t len, const char *name)
 {
 	Program *p;
-	int rc = gpu_load_ptx(g_cur->g, text, len, name, &p);
+	int rc = gpu_load_ptx(runtime()->cur->g, text, len, name, &p);
 	if (rc) {
 		fprintf(stderr, "rfsim: %s\n", err_msg());
 		err_clear();                /* said; callers need not say it again */
 		return rc == RF_EINPUT ? CUDA_ERROR_INVALID_PTX : CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	struct CUmod_st *m = xcalloc(1, sizeof *m);
-	m->ctx = g_cur;
+	m->ctx = runtime()->cur;
 	m->p = p;
 	int n = prog_nkernels(p);
 	m->funcs = xcalloc((size_t)n + 1, sizeof *m->funcs);
 	for (int k = 0; k < n; k++) m->funcs[k] = (struct CUfunc_st){m, k};
-	m->next = g_cur->mods;
-	g_cur->mods = m;
+	handle_add(HANDLE_MODULE, HANDLE_KEY(m), m);
 	*module = m;
 	return CUDA_SUCCESS;
 }
@@ -313,20 +307,18 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname)
 	return r;
 }
 
-static struct CUmod_st **find_mod(CUmodule hmod)
+/* hmod, if it is a live module of the current context; else NULL */
+static struct CUmod_st *find_mod(CUmodule hmod)
 {
-	if (!g_cur) return NULL;
-	for (struct CUmod_st **pm = &g_cur->mods; *pm; pm = &(*pm)->next)
-		if (*pm == hmod) return pm;
-	return NULL;
+	struct CUmod_st *m = handle_find(HANDLE_MODULE, HANDLE_KEY(hmod));
+	return m && m->ctx == runtime()->cur ? m : NULL;
 }
 
 CUresult cuModuleUnload(CUmodule hmod)
 {
 	NEED_INIT();
-	struct CUmod_st **pm = find_mod(hmod);
-	if (!pm) return CUDA_ERROR_INVALID_HANDLE;
-	*pm = hmod->next;
+	if (!find_mod(hmod)) return CUDA_ERROR_INVALID_HANDLE;
+	handle_drop(HANDLE_MODULE, HANDLE_KEY(hmod));
 	module_free(hmod);
 	return CUDA_SUCCESS;
 }
@@ -361,7 +353,7 @@ CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 	NEED_CTX();
 	if (!dptr || !bytesize) return CUDA_ERROR_INVALID_VALUE;
 	uint64_t a;
-	if (gpu_mem_alloc(g_cur->g, bytesize, &a)) return CUDA_ERROR_OUT_OF_MEMORY;
+	if (gpu_mem_alloc(runtime()->cur->g, bytesize, &a)) return CUDA_ERROR_OUT_OF_MEMORY;
 	*dptr = a;
 	return CUDA_SUCCESS;
 }
@@ -370,12 +362,12 @@ CUresult cuMemFree(CUdeviceptr dptr)
 {
 	NEED_CTX();
 	if (!dptr) return CUDA_SUCCESS;
-	return gpu_mem_free(g_cur->g, dptr) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	return gpu_mem_free(runtime()->cur->g, dptr) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 static void *dev(CUdeviceptr p, size_t n)
 {
-	return gpu_mem_host(g_cur->g, p, n);
+	return gpu_mem_host(runtime()->cur->g, p, n);
 }
 
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
@@ -384,7 +376,7 @@ CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
 	void *d = dev(dst, n);
 	if (!d || (!src && n)) return CUDA_ERROR_INVALID_VALUE;
 	if (n) memmove(d, src, n);
-	gpu_copied_in(g_cur->g, dst, n);
+	gpu_copied_in(runtime()->cur->g, dst, n);
 	return CUDA_SUCCESS;
 }
 
@@ -403,7 +395,7 @@ CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 	void *d = dev(dst, n), *s = dev(src, n);
 	if (!d || !s) return CUDA_ERROR_INVALID_VALUE;
 	if (n) memmove(d, s, n);
-	gpu_copied_in(g_cur->g, dst, n);
+	gpu_copied_in(runtime()->cur->g, dst, n);
 	return CUDA_SUCCESS;
 }
 
@@ -508,28 +500,28 @@ static CUresult launch(CUfunction f, unsigned int gx, unsigned int gy, unsigned 
 		free(buf);
 		return r;
 	}
-	Gpu *g = g_cur->g;
+	Gpu *g = runtime()->cur->g;
 	int n0;
 	gpu_kernel_stats(g, &n0);
 	Dim3 cl = cluster ? (Dim3){cluster[0], cluster[1], cluster[2]} : (Dim3){0, 0, 0};
 	int rc = gpu_launch_ex(g, f->mod->p, f->k, (Dim3){gx, gy, gz}, (Dim3){bx, by, bz}, shmem,
 	                       buf, a.param_bytes, coop, cl);
 	free(buf);
-	g_fault = gpu_last_fault(g);
+	runtime()->fault = gpu_last_fault(g);
 	int n;
 	const KernelStats *ks = gpu_kernel_stats(g, &n);
 	for (int i = n0; i < n; i++) {   /* the kernel, then those it launched (dynamic parallelism) */
-		VEC_RESERVE(g_log, g_caplog, (size_t)g_nlog + 1);
-		g_log[g_nlog++] = ks[i];
+		VEC_RESERVE(runtime()->log, runtime()->caplog, (size_t)runtime()->nlog + 1);
+		runtime()->log[runtime()->nlog++] = ks[i];
 	}
 	if (rc == RF_OK) return CUDA_SUCCESS;
 	fprintf(stderr, "rfsim: %s\n", err_msg());
 	err_clear();                /* said; callers need not say it again */
 	if (rc == RF_EINPUT)        /* refused before it ran: not sticky */
-		return g_fault == FAULT_NO_RESOURCES ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-		       : g_fault == FAULT_COOP_TOO_LARGE ? CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+		return runtime()->fault == FAULT_NO_RESOURCES ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+		       : runtime()->fault == FAULT_COOP_TOO_LARGE ? CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
 		       : CUDA_ERROR_INVALID_VALUE;
-	switch (g_fault) {
+	switch (runtime()->fault) {
 	case FAULT_MISALIGNED: r = CUDA_ERROR_MISALIGNED_ADDRESS; break;
 	case FAULT_ADDRESS: r = CUDA_ERROR_ILLEGAL_ADDRESS; break;
 	case FAULT_STACK: r = CUDA_ERROR_HARDWARE_STACK_ERROR; break;
@@ -539,7 +531,7 @@ static CUresult launch(CUfunction f, unsigned int gx, unsigned int gy, unsigned 
 	case FAULT_DEADLOCK: case FAULT_LIMIT: r = CUDA_ERROR_LAUNCH_TIMEOUT; break;
 	default: r = CUDA_ERROR_LAUNCH_FAILED; break;
 	}
-	g_cur->sticky = r;
+	runtime()->cur->sticky = r;
 	return r;
 }
 
