@@ -7,6 +7,7 @@
  * every other field starts as zero, which means "nothing yet" (no config
  * chosen, cuInit not called, no context, no libcudart state).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/state.h"
@@ -56,6 +57,14 @@ void *handle_next(HandleKind kind, size_t *i)
 	return *i < r->nh ? r->h[(*i)++].obj : NULL;
 }
 
+void *handle_last(HandleKind kind)
+{
+	const Registry *r = &the_runtime.reg;
+	for (size_t i = r->nh; i-- > 0;)
+		if (r->h[i].kind == kind) return r->h[i].obj;
+	return NULL;
+}
+
 void handle_drop_kind(HandleKind kind)
 {
 	Registry *r = &the_runtime.reg;
@@ -63,4 +72,11 @@ void handle_drop_kind(HandleKind kind)
 	for (size_t i = 0; i < r->nh; i++)
 		if (r->h[i].kind != kind) r->h[k++] = r->h[i];
 	r->nh = k;
+}
+
+void handle_free_kind(HandleKind kind)
+{
+	void *obj;
+	for (size_t i = 0; (obj = handle_next(kind, &i));) free(obj);
+	handle_drop_kind(kind);
 }

@@ -96,8 +96,13 @@ void *handle_drop(HandleKind kind, uint64_t key);
 /* the objects of one kind, in the order made: start *i at 0; NULL after the last.
  * A walk that drops the handle it was just given steps *i back by one. */
 void *handle_next(HandleKind kind, size_t *i);
+/* the object of the newest live handle of a kind, NULL if there is none */
+void *handle_last(HandleKind kind);
 /* take every handle of a kind out (their objects are the caller's to free) */
 void handle_drop_kind(HandleKind kind);
+/* take every handle of a kind out and free() its object (objects made by malloc
+ * that own nothing more) */
+void handle_free_kind(HandleKind kind);
 
 /* a handle that is an address, as a key */
 #define HANDLE_KEY(p) ((uint64_t)(uintptr_t)(p))

@@ -38,10 +38,7 @@ struct cudaArray {
 	size_t pitch, slice;             /* bytes per row, per 2D slice */
 	int dims;                        /* 1, 2 or 3 (layered: of a layer) */
 	unsigned layers;                 /* layered: extent.depth; else 0 */
-	struct cudaArray *next;          /* the live arrays */
 };
-
-static struct cudaArray *arrays;
 
 #define READY() do { cudaError_t e_ = rt_ready(); if (e_) return rt_err(e_); } while (0)
 
@@ -64,9 +61,7 @@ size_t array_format(const struct cudaChannelFormatDesc *d, int *nch, int *chbyte
 
 struct cudaArray *array_live(cudaArray_const_t a)
 {
-	for (struct cudaArray *p = arrays; p; p = p->next)
-		if (p == a) return p;
-	return NULL;
+	return handle_find(HANDLE_ARRAY, HANDLE_KEY(a));
 }
 
 void array_layout(cudaArray_const_t a, uint64_t *base, uint64_t size[3], uint64_t *pitch,
@@ -84,11 +79,7 @@ unsigned array_layers(cudaArray_const_t a) { return a->layers; }
 
 void array_reset(void)
 {
-	while (arrays) {                 /* the context, and the memory, went with the reset */
-		struct cudaArray *n = arrays->next;
-		free(arrays);
-		arrays = n;
-	}
+	handle_free_kind(HANDLE_ARRAY);  /* the context, and the memory, went with the reset */
 }
 
 static cudaError_t make(cudaArray_t *out, const struct cudaChannelFormatDesc *desc,
@@ -135,8 +126,7 @@ static cudaError_t make(cudaArray_t *out, const struct cudaChannelFormatDesc *de
 	}
 	void *h = api_mem_host(a->dptr, a->slice * (e.depth ? e.depth : 1));
 	if (h) memset(h, 0, a->slice * (e.depth ? e.depth : 1));
-	a->next = arrays;
-	arrays = a;
+	handle_add(HANDLE_ARRAY, HANDLE_KEY(a), a);
 	*out = a;
 	return cudaSuccess;
 }
@@ -160,13 +150,11 @@ cudaError_t cudaFreeArray(cudaArray_t array)
 	RT_API();
 	if (!array) return cudaSuccess;
 	READY();
-	for (struct cudaArray **p = &arrays; *p; p = &(*p)->next)
-		if (*p == array) {
-			*p = array->next;
-			cuMemFree(array->dptr);
-			free(array);
-			return cudaSuccess;
-		}
+	if (handle_drop(HANDLE_ARRAY, HANDLE_KEY(array))) {
+		cuMemFree(array->dptr);
+		free(array);
+		return cudaSuccess;
+	}
 	rt_say("cudaFreeArray: %p is not a live CUDA array", (void *)array);
 	return rt_err(cudaErrorInvalidValue);
 }

@@ -60,8 +60,6 @@ typedef struct Member {              /* a stream in a capture, or an event recor
 	NodeSet deps;                    /* what the stream's next node depends on */
 } Member;
 
-static Capture **caps;
-static size_t ncaps, capcaps;
 static Member *members, *tags;       /* streams; events */
 static size_t nmembers, capmembers, ntags, captags;
 static unsigned long long next_id = 1;
@@ -110,8 +108,7 @@ static void leave(Capture *c)
 		if (members[i].c == c) drop(members, &nmembers, i);
 	for (size_t i = ntags; i-- > 0;)
 		if (tags[i].c == c) drop(tags, &ntags, i);
-	for (size_t i = 0; i < ncaps; i++)
-		if (caps[i] == c) caps[i] = caps[--ncaps];
+	handle_drop(HANDLE_CAPTURE, HANDLE_KEY(c));
 	free(c);
 }
 
@@ -162,12 +159,13 @@ cudaError_t capture_unsafe(const char *fn)
 {
 	if (thread_mode == cudaStreamCaptureModeRelaxed) return cudaSuccess;
 	int refused = 0;
-	for (size_t i = 0; i < ncaps; i++)
-		if (caps[i]->mode != cudaStreamCaptureModeRelaxed) {
+	Capture *c;
+	for (size_t i = 0; (c = handle_next(HANDLE_CAPTURE, &i));)
+		if (c->mode != cudaStreamCaptureModeRelaxed) {
 			char why[160];
 			snprintf(why, sizeof why, "not permitted while a stream captures in %s mode",
-			         mode_name(caps[i]->mode));
-			invalidate(caps[i], fn, why);
+			         mode_name(c->mode));
+			invalidate(c, fn, why);
 			refused = 1;
 		}
 	return refused ? rt_err(cudaErrorStreamCaptureUnsupported) : cudaSuccess;
@@ -198,8 +196,9 @@ cudaError_t capture_event_check(cudaEvent_t ev)
 
 int capture_owns(cudaGraph_t g)
 {
-	for (size_t i = 0; i < ncaps; i++)
-		if (caps[i]->graph == g) return 1;
+	const Capture *c;
+	for (size_t i = 0; (c = handle_next(HANDLE_CAPTURE, &i));)
+		if (c->graph == g) return 1;
 	return 0;
 }
 
@@ -280,10 +279,20 @@ static void end_capture(Capture *c)
 	cudaGraphDestroy(g);
 }
 
+/* the capture that began on stream s, NULL if none */
+static Capture *began_on(const void *s)
+{
+	Capture *c;
+	for (size_t i = 0; (c = handle_next(HANDLE_CAPTURE, &i));)
+		if (c->origin == s) return c;
+	return NULL;
+}
+
 void capture_forget(const void *stream_or_event)
 {
-	for (size_t i = ncaps; i-- > 0;)  /* its origin destroyed: the capture cannot end */
-		if (caps[i]->origin == stream_or_event) end_capture(caps[i]);
+	Capture *c;
+	while ((c = began_on(stream_or_event)))   /* its origin destroyed: it cannot end */
+		end_capture(c);
 	for (size_t i = nmembers; i-- > 0;)
 		if (members[i].handle == stream_or_event) drop(members, &nmembers, i);
 	for (size_t i = ntags; i-- > 0;)
@@ -292,7 +301,8 @@ void capture_forget(const void *stream_or_event)
 
 void capture_reset(void)
 {
-	while (ncaps) end_capture(caps[ncaps - 1]);
+	Capture *c;
+	while ((c = handle_last(HANDLE_CAPTURE))) end_capture(c);
 }
 
 /* ---- the API --------------------------------------------------------------------------- */
@@ -311,8 +321,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
 	Capture *c = xcalloc(1, sizeof *c);
 	*c = (Capture){.origin = stream, .mode = mode, .id = next_id++};
 	cudaGraphCreate(&c->graph, 0);
-	VEC_RESERVE(caps, capcaps, ncaps + 1);
-	caps[ncaps++] = c;
+	handle_add(HANDLE_CAPTURE, HANDLE_KEY(c), c);
 	VEC_RESERVE(members, capmembers, nmembers + 1);
 	members[nmembers++] = (Member){.handle = stream, .c = c};
 	return cudaSuccess;

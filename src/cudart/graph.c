@@ -22,9 +22,6 @@
 #include "base/base.h"
 #include "cudart/graph.h"
 
-static Graph **graphs;               /* live graphs the program owns, to validate handles */
-static size_t ngraphs, capgraphs;
-
 static size_t find(void **list, size_t n, const void *p)
 {
 	for (size_t i = 0; i < n; i++)
@@ -32,23 +29,23 @@ static size_t find(void **list, size_t n, const void *p)
 	return n;
 }
 
-int graph_ok(const Graph *g) { return g && find((void **)graphs, ngraphs, g) < ngraphs; }
+int graph_ok(const Graph *g) { return g && handle_find(HANDLE_GRAPH, HANDLE_KEY(g)); }
 
 /* a node of a live graph (the program's, or one being captured) */
 int graph_node_ok(const Node *n)
 {
-	for (size_t i = 0; n && i < ngraphs; i++)
-		if (find((void **)graphs[i]->nodes, graphs[i]->n, n) < graphs[i]->n) return 1;
+	const Graph *g;
+	for (size_t i = 0; n && (g = handle_next(HANDLE_GRAPH, &i));)
+		if (find((void **)g->nodes, g->n, n) < g->n) return 1;
 	return 0;
 }
 
-/* every graph is listed, also the clones inside child-graph nodes and
+/* every graph is a live handle, also the clones inside child-graph nodes and
  * executable graphs, so that their nodes are valid handles too */
 static Graph *graph_new(void)
 {
 	Graph *g = xcalloc(1, sizeof *g);
-	VEC_RESERVE(graphs, capgraphs, ngraphs + 1);
-	graphs[ngraphs++] = g;
+	handle_add(HANDLE_GRAPH, HANDLE_KEY(g), g);
 	return g;
 }
 
@@ -66,8 +63,7 @@ static void node_free(Node *n)
 
 void graph_free(Graph *g)
 {
-	size_t i = find((void **)graphs, ngraphs, g);
-	if (i < ngraphs) graphs[i] = graphs[--ngraphs];
+	handle_drop(HANDLE_GRAPH, HANDLE_KEY(g));
 	for (size_t j = 0; j < g->n; j++) node_free(g->nodes[j]);
 	free(g->nodes);
 	free(g);
@@ -532,5 +528,6 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 
 void graph_free_all(void)
 {
-	while (ngraphs) graph_free(graphs[ngraphs - 1]);
+	Graph *g;
+	while ((g = handle_last(HANDLE_GRAPH))) graph_free(g);
 }

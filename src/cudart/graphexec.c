@@ -33,19 +33,9 @@
 #include "base/base.h"
 #include "cudart/graph.h"
 
-static struct CUgraphExec_st **execs;    /* live executable graphs, to validate handles */
-static size_t nexecs, capexecs;
-
-static size_t find(void **list, size_t n, const void *p)
-{
-	for (size_t i = 0; i < n; i++)
-		if (list[i] == p) return i;
-	return n;
-}
-
 static int exec_ok(const struct CUgraphExec_st *x)
 {
-	return x && find((void **)execs, nexecs, x) < nexecs;
+	return x && handle_find(HANDLE_GRAPH_EXEC, HANDLE_KEY(x));
 }
 
 /* a graph launched into a capturing stream: a child-graph node (capture.c) */
@@ -109,8 +99,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
 	x->order = xcalloc(x->g->n + 1, sizeof *x->order);
 	topo_order(x->g, x->order);
 	x->flags = flags;
-	VEC_RESERVE(execs, capexecs, nexecs + 1);
-	execs[nexecs++] = x;
+	handle_add(HANDLE_GRAPH_EXEC, HANDLE_KEY(x), x);
 	*pGraphExec = x;
 	return cudaSuccess;
 }
@@ -150,9 +139,8 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
 	RT_API();
-	size_t i = find((void **)execs, nexecs, graphExec);
-	if (i == nexecs) return rt_err(cudaErrorInvalidValue);
-	execs[i] = execs[--nexecs];
+	if (!handle_drop(HANDLE_GRAPH_EXEC, HANDLE_KEY(graphExec)))
+		return rt_err(cudaErrorInvalidValue);
 	graph_free(graphExec->g);
 	free(graphExec->order);
 	free(graphExec);
@@ -472,6 +460,7 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned
 
 void graph_reset(void)
 {
-	while (nexecs) cudaGraphExecDestroy(execs[nexecs - 1]);
+	cudaGraphExec_t x;
+	while ((x = handle_last(HANDLE_GRAPH_EXEC))) cudaGraphExecDestroy(x);
 	graph_free_all();
 }

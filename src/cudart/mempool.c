@@ -33,19 +33,14 @@ struct CUmemPoolHandle_st {
 	struct cudaMemPoolProps props;
 	int reuse[3];                        /* the three Reuse* attributes */
 	unsigned long long threshold, used, used_high, reserved, reserved_high;
-	struct CUmemPoolHandle_st *next;     /* the program's pools */
 };
 
 static struct CUmemPoolHandle_st default_pool = {.reuse = {1, 1, 1}};
-static struct CUmemPoolHandle_st *pools;       /* created, not destroyed */
 static cudaMemPool_t current = &default_pool;
 
 int mempool_valid(cudaMemPool_t pool)
 {
-	if (pool == &default_pool) return 1;
-	for (cudaMemPool_t p = pools; p; p = p->next)
-		if (p == pool) return 1;
-	return 0;
+	return pool == &default_pool || handle_find(HANDLE_MEMPOOL, HANDLE_KEY(pool));
 }
 
 cudaMemPool_t mempool_current(void) { return current; }
@@ -76,11 +71,7 @@ void mempool_give(cudaMemPool_t pool, size_t bytes)
 
 void mempool_reset(void)
 {
-	while (pools) {
-		cudaMemPool_t p = pools;
-		pools = p->next;
-		free(p);
-	}
+	handle_free_kind(HANDLE_MEMPOOL);
 	memset(&default_pool, 0, sizeof default_pool);
 	default_pool.reuse[0] = default_pool.reuse[1] = default_pool.reuse[2] = 1;
 	current = &default_pool;
@@ -131,8 +122,7 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
 	if (!p) return rt_err(cudaErrorMemoryAllocation);
 	p->props = *poolProps;
 	p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
-	p->next = pools;
-	pools = p;
+	handle_add(HANDLE_MEMPOOL, HANDLE_KEY(p), p);
 	*memPool = p;
 	return cudaSuccess;
 }
@@ -151,11 +141,7 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
 		if (current == memPool) current = &default_pool;
 		return cudaSuccess;
 	}
-	for (cudaMemPool_t *pp = &pools; *pp; pp = &(*pp)->next)
-		if (*pp == memPool) {
-			*pp = memPool->next;
-			break;
-		}
+	handle_drop(HANDLE_MEMPOOL, HANDLE_KEY(memPool));
 	if (current == memPool) current = &default_pool;
 	free(memPool);
 	return cudaSuccess;

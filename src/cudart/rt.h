@@ -38,6 +38,7 @@
 
 #include "api/api.h"
 #include "api/cuda.h"
+#include "api/state.h"
 #include "base/config.h"
 #include "cudart/cudart.h"
 

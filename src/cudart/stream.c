@@ -39,10 +39,6 @@ struct CUevent_st {
 	double t_ms;                 /* stream_clock_ms() when it was */
 };
 
-static struct CUstream_st **streams;
-static size_t nstreams, capstreams;
-static struct CUevent_st **events;
-static size_t nevents, capevents;
 static unsigned long long next_id = 3;  /* 0..2: the default streams' ids */
 
 /* ---- the clock ---------------------------------------------------------------- */
@@ -68,27 +64,19 @@ double stream_clock_ms(void)
 
 /* ---- streams ------------------------------------------------------------------ */
 
-static size_t find(void **list, size_t n, const void *p)
-{
-	for (size_t i = 0; i < n; i++)
-		if (list[i] == p) return i;
-	return n;
-}
-
 /* not one of the default streams' names (NULL, cudaStreamLegacy, cudaStreamPerThread) */
 static int user_stream(cudaStream_t s) { return (uintptr_t)s > 2; }
 
 int stream_valid(cudaStream_t s)
 {
 	return !s || s == cudaStreamLegacy || s == cudaStreamPerThread ||
-	       find((void **)streams, nstreams, s) < nstreams;
+	       handle_find(HANDLE_STREAM, HANDLE_KEY(s));
 }
 
 void stream_reset(void)
 {
-	for (size_t i = 0; i < nstreams; i++) free(streams[i]);
-	for (size_t i = 0; i < nevents; i++) free(events[i]);
-	nstreams = nevents = 0;
+	handle_free_kind(HANDLE_STREAM);
+	handle_free_kind(HANDLE_EVENT);
 }
 
 #define CHECK_STREAM(s) do { if (!stream_valid(s)) \
@@ -104,8 +92,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
 	struct CUstream_st *s = xcalloc(1, sizeof *s);
 	*s = (struct CUstream_st){flags, 0, next_id++};
 	(void)priority;              /* one priority level (cudaDeviceGetStreamPriorityRange) */
-	VEC_RESERVE(streams, capstreams, nstreams + 1);
-	streams[nstreams++] = s;
+	handle_add(HANDLE_STREAM, HANDLE_KEY(s), s);
 	*pStream = s;
 	return cudaSuccess;
 }
@@ -125,11 +112,10 @@ cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
 	RT_API();
-	size_t i = find((void **)streams, nstreams, stream);
-	if (i == nstreams) return rt_err(cudaErrorInvalidResourceHandle);
+	if (!handle_find(HANDLE_STREAM, HANDLE_KEY(stream)))
+		return rt_err(cudaErrorInvalidResourceHandle);
 	capture_forget(stream);
-	free(streams[i]);
-	streams[i] = streams[--nstreams];
+	free(handle_drop(HANDLE_STREAM, HANDLE_KEY(stream)));
 	return cudaSuccess;
 }
 
@@ -159,8 +145,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 {
 	RT_API();
 	CHECK_STREAM(stream);
-	if (find((void **)events, nevents, event) == nevents)
-		return rt_err(cudaErrorInvalidResourceHandle);
+	if (!stream_event_valid(event)) return rt_err(cudaErrorInvalidResourceHandle);
 	if (flags & ~(unsigned)cudaEventWaitExternal) return rt_err(cudaErrorInvalidValue);
 	return capture_wait(stream, event);
 }
@@ -237,7 +222,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
 
 static struct CUevent_st *event(cudaEvent_t e)
 {
-	return find((void **)events, nevents, e) < nevents ? e : NULL;
+	return handle_find(HANDLE_EVENT, HANDLE_KEY(e));
 }
 
 int stream_event_valid(cudaEvent_t ev) { return event(ev) != NULL; }
@@ -254,8 +239,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *pEvent, unsigned int flags)
 	if (!pEvent || (flags & ~0x7u)) return rt_err(cudaErrorInvalidValue);
 	struct CUevent_st *e = xcalloc(1, sizeof *e);
 	e->flags = flags;
-	VEC_RESERVE(events, capevents, nevents + 1);
-	events[nevents++] = e;
+	handle_add(HANDLE_EVENT, HANDLE_KEY(e), e);
 	*pEvent = e;
 	return cudaSuccess;
 }
@@ -269,11 +253,9 @@ cudaError_t cudaEventCreate(cudaEvent_t *pEvent)
 cudaError_t cudaEventDestroy(cudaEvent_t ev)
 {
 	RT_API();
-	size_t i = find((void **)events, nevents, ev);
-	if (i == nevents) return rt_err(cudaErrorInvalidResourceHandle);
+	if (!event(ev)) return rt_err(cudaErrorInvalidResourceHandle);
 	capture_forget(ev);
-	free(events[i]);
-	events[i] = events[--nevents];
+	free(handle_drop(HANDLE_EVENT, HANDLE_KEY(ev)));
 	return cudaSuccess;
 }
 

@@ -26,6 +26,7 @@
  * resource views, sRGB conversion.  A linear-memory texture is for
  * tex1Dfetch: it has no filtering and returns zero outside its texels.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/api.h"
@@ -34,14 +35,9 @@
 #include "func/tex.h"
 
 typedef struct Rec {             /* what the program gave, for the Get* queries */
-	unsigned long long handle;
-	int kind;                    /* TEXK_TEX, TEXK_SURF; TEXK_NONE once destroyed */
 	struct cudaResourceDesc res;
 	struct cudaTextureDesc tex;
-} Rec;
-
-static Rec *recs;
-static size_t nrecs, caprecs;
+} Rec;                           /* registered under the object's number (state.h) */
 
 /* devPtr alignment: NVIDIA asks textureAlignment (512); rfsim's cudaMalloc promises
  * 256, as CUDA does, so 256 is what a program's cudaMalloc'd buffer can be held to */
@@ -51,14 +47,19 @@ enum { TEX_ALIGN = 256, PITCH_ALIGN = 32 };
 
 void texture_reset(void)
 {
-	nrecs = 0;
+	handle_free_kind(HANDLE_TEXTURE);
+	handle_free_kind(HANDLE_SURFACE);
+}
+
+/* the registry's kind of a TEXK_TEX or TEXK_SURF object */
+static HandleKind handle_kind(int kind)
+{
+	return kind == TEXK_SURF ? HANDLE_SURFACE : HANDLE_TEXTURE;
 }
 
 static Rec *rec_find(unsigned long long h, int kind)
 {
-	for (size_t i = 0; i < nrecs; i++)
-		if (recs[i].handle == h && recs[i].kind == kind) return &recs[i];
-	return NULL;
+	return handle_find(handle_kind(kind), h);
 }
 
 /* an array resource's texels into t; its channel format, or NULL (said) */
@@ -186,13 +187,11 @@ static cudaError_t create(const char *fn, unsigned long long *out,
 	if (e) return rt_err(e);
 	Gpu *g = api_gpu();
 	if (!g) return rt_err(cudaErrorInitializationError);
-	VEC_RESERVE(recs, caprecs, nrecs + 1);
-	Rec *rc = &recs[nrecs++];
-	rc->handle = *out = gpu_tex_create(g, &t);
-	rc->kind = kind;
+	Rec *rc = xcalloc(1, sizeof *rc);
+	*out = gpu_tex_create(g, &t);
+	handle_add(handle_kind(kind), *out, rc);
 	rc->res = *r;
 	if (d) rc->tex = *d;
-	else memset(&rc->tex, 0, sizeof rc->tex);
 	return cudaSuccess;
 }
 
@@ -226,7 +225,7 @@ static cudaError_t destroy(unsigned long long h, int kind)
 	Rec *r = rec_find(h, kind);
 	Gpu *g = api_gpu();
 	if (!r || !g || gpu_tex_destroy(g, h, kind)) return rt_err(cudaErrorInvalidValue);
-	r->kind = TEXK_NONE;
+	free(handle_drop(handle_kind(kind), h));
 	return cudaSuccess;
 }
 
