@@ -60,10 +60,6 @@ typedef struct Member {              /* a stream in a capture, or an event recor
 	NodeSet deps;                    /* what the stream's next node depends on */
 } Member;
 
-static Member *members, *tags;       /* streams; events */
-static size_t nmembers, capmembers, ntags, captags;
-static unsigned long long next_id = 1;
-static _Thread_local enum cudaStreamCaptureMode thread_mode;   /* Global (0) by default */
 
 static const char *mode_name(enum cudaStreamCaptureMode m)
 {
@@ -78,7 +74,11 @@ static Member *lookup(Member *list, size_t n, const void *h)
 	return NULL;
 }
 
-static Member *member(cudaStream_t s) { return lookup(members, nmembers, s); }
+static Member *member(cudaStream_t s)
+{
+	RtState *rs = rt_state();
+	return lookup(rs->members, rs->nmembers, s);
+}
 
 static void set_assign(NodeSet *to, const cudaGraphNode_t *v, size_t n)
 {
@@ -104,10 +104,11 @@ static void drop(Member *list, size_t *n, size_t i)
 /* end capture c: its streams and events leave it (its graph is the caller's) */
 static void leave(Capture *c)
 {
-	for (size_t i = nmembers; i-- > 0;)
-		if (members[i].c == c) drop(members, &nmembers, i);
-	for (size_t i = ntags; i-- > 0;)
-		if (tags[i].c == c) drop(tags, &ntags, i);
+	RtState *rs = rt_state();
+	for (size_t i = rs->nmembers; i-- > 0;)
+		if (rs->members[i].c == c) drop(rs->members, &rs->nmembers, i);
+	for (size_t i = rs->ntags; i-- > 0;)
+		if (rs->tags[i].c == c) drop(rs->tags, &rs->ntags, i);
 	handle_drop(HANDLE_CAPTURE, HANDLE_KEY(c));
 	free(c);
 }
@@ -126,11 +127,12 @@ static int legacy(cudaStream_t s) { return !s || s == cudaStreamLegacy; }
 /* a member that the legacy stream synchronises with (not cudaStreamNonBlocking) */
 static Capture *blocking_capture(void)
 {
-	for (size_t i = 0; i < nmembers; i++) {
+	RtState *rs = rt_state();
+	for (size_t i = 0; i < rs->nmembers; i++) {
 		unsigned flags = 0;
-		if (members[i].handle != cudaStreamPerThread)
-			cudaStreamGetFlags((cudaStream_t)members[i].handle, &flags);
-		if (!(flags & cudaStreamNonBlocking)) return members[i].c;
+		if (rs->members[i].handle != cudaStreamPerThread)
+			cudaStreamGetFlags((cudaStream_t)rs->members[i].handle, &flags);
+		if (!(flags & cudaStreamNonBlocking)) return rs->members[i].c;
 	}
 	return NULL;
 }
@@ -157,7 +159,8 @@ cudaError_t capture_enqueue(cudaStream_t s, const char *fn, int *on)
 
 cudaError_t capture_unsafe(const char *fn)
 {
-	if (thread_mode == cudaStreamCaptureModeRelaxed) return cudaSuccess;
+	RtThread *th = rt_thread();
+	if (th->capture_mode == cudaStreamCaptureModeRelaxed) return cudaSuccess;
 	int refused = 0;
 	Capture *c;
 	for (size_t i = 0; (c = handle_next(HANDLE_CAPTURE, &i));)
@@ -191,7 +194,8 @@ cudaError_t capture_stream_sync(cudaStream_t s, const char *fn)
 
 cudaError_t capture_event_check(cudaEvent_t ev)
 {
-	return lookup(tags, ntags, ev) ? rt_err(cudaErrorCapturedEvent) : cudaSuccess;
+	RtState *rs = rt_state();
+	return lookup(rs->tags, rs->ntags, ev) ? rt_err(cudaErrorCapturedEvent) : cudaSuccess;
 }
 
 int capture_owns(cudaGraph_t g)
@@ -239,12 +243,13 @@ cudaError_t capture_refuse(cudaStream_t s, const char *fn, const char *what)
 
 int capture_record(cudaEvent_t ev, cudaStream_t s)
 {
+	RtState *rs = rt_state();
 	Member *m = member(s);
 	if (!m) return 0;
-	Member *t = lookup(tags, ntags, ev);
+	Member *t = lookup(rs->tags, rs->ntags, ev);
 	if (!t) {
-		VEC_RESERVE(tags, captags, ntags + 1);
-		t = &tags[ntags++];
+		VEC_RESERVE(rs->tags, rs->captags, rs->ntags + 1);
+		t = &rs->tags[rs->ntags++];
 		*t = (Member){.handle = ev};
 	}
 	t->c = m->c;
@@ -254,7 +259,8 @@ int capture_record(cudaEvent_t ev, cudaStream_t s)
 
 cudaError_t capture_wait(cudaStream_t s, cudaEvent_t ev)
 {
-	Member *t = lookup(tags, ntags, ev), *m = member(s);
+	RtState *rs = rt_state();
+	Member *t = lookup(rs->tags, rs->ntags, ev), *m = member(s);
 	int on;
 	if (!t || (m && m->c->invalid))  /* recorded outside any capture: done already */
 		return capture_enqueue(s, "cudaStreamWaitEvent", &on);
@@ -264,8 +270,8 @@ cudaError_t capture_wait(cudaStream_t s, cudaEvent_t ev)
 		return rt_err(cudaErrorStreamCaptureMerge);
 	}
 	if (!m) {                         /* a fork: s joins the capture */
-		VEC_RESERVE(members, capmembers, nmembers + 1);
-		m = &members[nmembers++];
+		VEC_RESERVE(rs->members, rs->capmembers, rs->nmembers + 1);
+		m = &rs->members[rs->nmembers++];
 		*m = (Member){.handle = s, .c = t->c};
 	}
 	for (size_t i = 0; i < t->deps.n; i++) set_add(&m->deps, t->deps.v[i]);
@@ -290,13 +296,14 @@ static Capture *began_on(const void *s)
 
 void capture_forget(const void *stream_or_event)
 {
+	RtState *rs = rt_state();
 	Capture *c;
 	while ((c = began_on(stream_or_event)))   /* its origin destroyed: it cannot end */
 		end_capture(c);
-	for (size_t i = nmembers; i-- > 0;)
-		if (members[i].handle == stream_or_event) drop(members, &nmembers, i);
-	for (size_t i = ntags; i-- > 0;)
-		if (tags[i].handle == stream_or_event) drop(tags, &ntags, i);
+	for (size_t i = rs->nmembers; i-- > 0;)
+		if (rs->members[i].handle == stream_or_event) drop(rs->members, &rs->nmembers, i);
+	for (size_t i = rs->ntags; i-- > 0;)
+		if (rs->tags[i].handle == stream_or_event) drop(rs->tags, &rs->ntags, i);
 }
 
 void capture_reset(void)
@@ -310,6 +317,7 @@ void capture_reset(void)
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	if (!stream_valid(stream)) return rt_err(cudaErrorInvalidResourceHandle);
 	if ((unsigned)mode > cudaStreamCaptureModeRelaxed) return rt_err(cudaErrorInvalidValue);
 	if (legacy(stream)) {
@@ -319,11 +327,11 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
 	}
 	if (member(stream)) return rt_err(cudaErrorIllegalState);
 	Capture *c = xcalloc(1, sizeof *c);
-	*c = (Capture){.origin = stream, .mode = mode, .id = next_id++};
+	*c = (Capture){.origin = stream, .mode = mode, .id = rs->next_capture_id++};
 	cudaGraphCreate(&c->graph, 0);
 	handle_add(HANDLE_CAPTURE, HANDLE_KEY(c), c);
-	VEC_RESERVE(members, capmembers, nmembers + 1);
-	members[nmembers++] = (Member){.handle = stream, .c = c};
+	VEC_RESERVE(rs->members, rs->capmembers, rs->nmembers + 1);
+	rs->members[rs->nmembers++] = (Member){.handle = stream, .c = c};
 	return cudaSuccess;
 }
 
@@ -354,10 +362,11 @@ static int reaches(const NodeSet *set, cudaGraphNode_t x)
 /* every member other than the origin was joined back into it */
 static int joined(const Capture *c, const Member *origin)
 {
-	for (size_t i = 0; i < nmembers; i++) {
-		if (members[i].c != c || &members[i] == origin) continue;
-		for (size_t j = 0; j < members[i].deps.n; j++)
-			if (!reaches(&origin->deps, members[i].deps.v[j])) return 0;
+	RtState *rs = rt_state();
+	for (size_t i = 0; i < rs->nmembers; i++) {
+		if (rs->members[i].c != c || &rs->members[i] == origin) continue;
+		for (size_t j = 0; j < rs->members[i].deps.n; j++)
+			if (!reaches(&origin->deps, rs->members[i].deps.v[j])) return 0;
 	}
 	return 1;
 }
@@ -410,8 +419,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                      size_t *numDependencies_out)
 {
 	RT_API();
-	static cudaGraphEdgeData *zeros;
-	static size_t capzeros;
+	RtState *rs = rt_state();
 	if (!captureStatus_out || (edgeData_out && !dependencies_out))
 		return rt_err(cudaErrorInvalidValue);
 	cudaError_t e = cudaStreamIsCapturing(stream, captureStatus_out);
@@ -422,9 +430,9 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
 	if (graph_out) *graph_out = m->c->graph;
 	if (dependencies_out) *dependencies_out = m->deps.v;
 	if (edgeData_out) {
-		VEC_RESERVE(zeros, capzeros, m->deps.n + 1);
-		memset(zeros, 0, (m->deps.n + 1) * sizeof *zeros);
-		*edgeData_out = zeros;
+		VEC_RESERVE(rs->zeros, rs->capzeros, m->deps.n + 1);
+		memset(rs->zeros, 0, (m->deps.n + 1) * sizeof *rs->zeros);
+		*edgeData_out = rs->zeros;
 	}
 	if (numDependencies_out) *numDependencies_out = m->deps.n;
 	return cudaSuccess;
@@ -448,10 +456,11 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
 cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
 {
 	RT_API();
+	RtThread *th = rt_thread();
 	if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed)
 		return rt_err(cudaErrorInvalidValue);
-	enum cudaStreamCaptureMode old = thread_mode;
-	thread_mode = *mode;
+	enum cudaStreamCaptureMode old = th->capture_mode;
+	th->capture_mode = *mode;
 	*mode = old;
 	return cudaSuccess;
 }

@@ -20,9 +20,6 @@
 #include "base/base.h"
 #include "cudart/rt.h"
 
-static unsigned device_flags;
-static enum cudaFuncCache cache_config;
-static enum cudaSharedMemConfig shmem_config;
 
 #define READY() do { cudaError_t e_ = rt_ready(); if (e_) return rt_err(e_); } while (0)
 
@@ -62,8 +59,9 @@ cudaError_t cudaGetDevice(int *device)
 cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
-	device_flags = deviceFlags;
+	rs->device_flags = deviceFlags;
 	READY();
 	return cudaSuccess;
 }
@@ -79,16 +77,18 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	if (flags & ~0x1Fu) return rt_err(cudaErrorInvalidValue);
-	device_flags = flags;
+	rs->device_flags = flags;
 	return cudaSuccess;
 }
 
 cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	if (!flags) return rt_err(cudaErrorInvalidValue);
-	*flags = device_flags | cudaDeviceMapHost;
+	*flags = rs->device_flags | cudaDeviceMapHost;
 	return cudaSuccess;
 }
 
@@ -174,30 +174,34 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c)
 {
 	RT_API();
-	cache_config = c;
+	RtState *rs = rt_state();
+	rs->cache_config = c;
 	return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	if (!c) return rt_err(cudaErrorInvalidValue);
-	*c = cache_config;
+	*c = rs->cache_config;
 	return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig c)
 {
 	RT_API();
-	shmem_config = c;
+	RtState *rs = rt_state();
+	rs->shmem_config = c;
 	return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *c)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	if (!c) return rt_err(cudaErrorInvalidValue);
-	*c = shmem_config ? shmem_config : cudaSharedMemBankSizeFourByte;
+	*c = rs->shmem_config ? rs->shmem_config : cudaSharedMemBankSizeFourByte;
 	return cudaSuccess;
 }
 

@@ -10,9 +10,9 @@
  * them then too, so the program may reuse its argument variables), a
  * child-graph node owns a clone of the graph it was given, a 1D memcpy
  * node is the one-row 3D copy NVIDIA makes of it.  Every graph, also the
- * clones inside nodes and executable graphs, is listed, so that handles
- * can be checked: a call on a destroyed graph or node is an invalid value,
- * not a crash.
+ * clones inside nodes and executable graphs, is in the handle registry
+ * (api/state.h), so that handles can be checked: a call on a destroyed
+ * graph or node is an invalid value, not a crash.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -38,23 +38,14 @@
 #include "base/base.h"
 #include "cudart/rt.h"
 
-enum { CONFIG_DEPTH = 16 };
-
-typedef struct CallConfig {
-	dim3 grid, block;
-	size_t shmem;
-	cudaStream_t stream;
-} CallConfig;
-
-static _Thread_local CallConfig configs[CONFIG_DEPTH];
-static _Thread_local int nconfigs;
 
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                      cudaStream_t stream)
 {
 	RT_API();
-	if (nconfigs == CONFIG_DEPTH) return 1;
-	configs[nconfigs++] = (CallConfig){gridDim, blockDim, sharedMem, stream};
+	RtThread *th = rt_thread();
+	if (th->nconfigs == CONFIG_DEPTH) return 1;
+	th->configs[th->nconfigs++] = (CallConfig){gridDim, blockDim, sharedMem, stream};
 	return 0;
 }
 
@@ -62,8 +53,9 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
                                        void *stream)
 {
 	RT_API();
-	if (!nconfigs) return rt_err(cudaErrorMissingConfiguration);
-	CallConfig *c = &configs[--nconfigs];
+	RtThread *th = rt_thread();
+	if (!th->nconfigs) return rt_err(cudaErrorMissingConfiguration);
+	CallConfig *c = &th->configs[--th->nconfigs];
 	*gridDim = c->grid;
 	*blockDim = c->block;
 	*sharedMem = c->shmem;

@@ -54,25 +54,26 @@ typedef struct Block {           /* one allocation the runtime handed out */
 	cudaMemPool_t pool;          /* Device: from this pool (stream-ordered allocator) */
 } Block;
 
-static Block *blocks;
-static size_t nblocks, capblocks;
 
 #define READY() do { cudaError_t e_ = rt_ready(); if (e_) return rt_err(e_); } while (0)
 
 static Block *block_add(uintptr_t addr, size_t bytes, enum cudaMemoryType type)
 {
-	VEC_RESERVE(blocks, capblocks, nblocks + 1);
-	blocks[nblocks] = (Block){.addr = addr, .bytes = bytes, .type = type};
-	return &blocks[nblocks++];
+	RtState *rs = rt_state();
+	VEC_RESERVE(rs->blocks, rs->capblocks, rs->nblocks + 1);
+	rs->blocks[rs->nblocks] = (Block){.addr = addr, .bytes = bytes, .type = type};
+	return &rs->blocks[rs->nblocks++];
 }
 
 /* the block holding [p, p+n), or NULL */
 static Block *block_find(const void *p, size_t n)
 {
+	RtState *rs = rt_state();
 	uintptr_t a = (uintptr_t)p;
-	for (size_t i = 0; i < nblocks; i++) {
-		size_t len = blocks[i].bytes ? blocks[i].bytes : 1;   /* a 0-byte block has an address */
-		if (a - blocks[i].addr < len && n <= len - (a - blocks[i].addr)) return &blocks[i];
+	for (size_t i = 0; i < rs->nblocks; i++) {
+		Block *b = &rs->blocks[i];
+		size_t len = b->bytes ? b->bytes : 1;   /* a 0-byte block has an address */
+		if (a - b->addr < len && n <= len - (a - b->addr)) return b;
 	}
 	return NULL;
 }
@@ -81,8 +82,9 @@ static int is_mirrored(const Block *b) { return b->map_bytes != 0; }
 
 static void block_drop(Block *b)
 {
+	RtState *rs = rt_state();
 	if (is_mirrored(b)) munmap((void *)(b->addr - b->map_off), b->map_bytes);
-	*b = blocks[--nblocks];
+	*b = rs->blocks[--rs->nblocks];
 }
 
 /* ---- managed memory ---------------------------------------------------------- */
@@ -109,8 +111,9 @@ int mem_managed_map(CUdeviceptr dptr, size_t bytes)
 
 static void managed_copy(int to_device)
 {
-	for (size_t i = 0; i < nblocks; i++) {
-		Block *b = &blocks[i];
+	RtState *rs = rt_state();
+	for (size_t i = 0; i < rs->nblocks; i++) {
+		Block *b = &rs->blocks[i];
 		if (!is_mirrored(b) || !b->bytes) continue;
 		void *dev = api_mem_host(b->addr, b->bytes);
 		if (!dev) continue;      /* freed behind our back: nothing to mirror */
@@ -124,8 +127,9 @@ void mem_managed_to_host(void) { managed_copy(0); }
 
 void mem_reset(void)
 {
-	while (nblocks) {
-		Block *b = &blocks[nblocks - 1];
+	RtState *rs = rt_state();
+	while (rs->nblocks) {
+		Block *b = &rs->blocks[rs->nblocks - 1];
 		if (b->type == cudaMemoryTypeHost && !is_mirrored(b) && !b->registered)
 			free((void *)b->addr);
 		block_drop(b);
@@ -172,6 +176,7 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 static cudaError_t mirrored_alloc(void **p, size_t size, unsigned flags,
                                   enum cudaMemoryType type, int quiet)
 {
+	RtState *rs = rt_state();
 	CUdeviceptr a;
 	CUresult r = cuMemAlloc(&a, size ? size : 1);
 	if (r) return rt_from_cu(r);
@@ -184,7 +189,7 @@ static cudaError_t mirrored_alloc(void **p, size_t size, unsigned flags,
 			       "addresses)", (unsigned long long)a, strerror(err));
 		return cudaErrorMemoryAllocation;
 	}
-	Block *b = &blocks[nblocks - 1];
+	Block *b = &rs->blocks[rs->nblocks - 1];
 	b->owned = 1;
 	b->flags = flags;
 	b->type = type;              /* Host for pinned memory: still mirrored */
@@ -283,6 +288,7 @@ cudaError_t cudaFreeHost(void *ptr)
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	if (!ptr || !size || (flags & ~0xFu)) return rt_err(cudaErrorInvalidValue);
 	READY();
 	if (flags & (cudaHostRegisterMapped | cudaHostRegisterIoMemory)) {
@@ -293,10 +299,10 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 		                                      : "cudaHostRegisterIoMemory");
 		return rt_err(cudaErrorNotSupported);
 	}
-	for (size_t i = 0; i < nblocks; i++)       /* overlapping pinned or device memory */
-		if ((uintptr_t)ptr < blocks[i].addr + blocks[i].bytes &&
-		    blocks[i].addr < (uintptr_t)ptr + size)
-			return rt_err(blocks[i].type == cudaMemoryTypeHost
+	for (size_t i = 0; i < rs->nblocks; i++)       /* overlapping pinned or device memory */
+		if ((uintptr_t)ptr < rs->blocks[i].addr + rs->blocks[i].bytes &&
+		    rs->blocks[i].addr < (uintptr_t)ptr + size)
+			return rt_err(rs->blocks[i].type == cudaMemoryTypeHost
 			              ? cudaErrorHostMemoryAlreadyRegistered : cudaErrorInvalidValue);
 	Block *b = block_add((uintptr_t)ptr, size, cudaMemoryTypeHost);
 	b->flags = flags;
@@ -373,10 +379,13 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	READY();
 	size_t used = 0, cap = (size_t)rt_config()->gpu_global_bytes;
-	for (size_t i = 0; i < nblocks; i++)     /* device memory, not pinned host memory */
-		if (blocks[i].owned && blocks[i].type != cudaMemoryTypeHost) used += blocks[i].bytes;
+	for (size_t i = 0; i < rs->nblocks; i++) {   /* device memory, not pinned host memory */
+		const Block *b = &rs->blocks[i];
+		if (b->owned && b->type != cudaMemoryTypeHost) used += b->bytes;
+	}
 	if (free_bytes) *free_bytes = used < cap ? cap - used : 0;
 	if (total) *total = cap;
 	return cudaSuccess;

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "cudart/rt.h"
 
 struct CUmemPoolHandle_st {
@@ -35,15 +36,31 @@ struct CUmemPoolHandle_st {
 	unsigned long long threshold, used, used_high, reserved, reserved_high;
 };
 
-static struct CUmemPoolHandle_st default_pool = {.reuse = {1, 1, 1}};
-static cudaMemPool_t current = &default_pool;
+/* a pool's attributes as it is made: every reuse policy on */
+static void pool_init(cudaMemPool_t p)
+{
+	memset(p, 0, sizeof *p);
+	p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
+}
+
+/* the runtime's state, its default pool made (and current) on first use */
+static RtState *pools(void)
+{
+	RtState *rs = rt_state();
+	if (!rs->default_pool) {
+		rs->default_pool = xmalloc(sizeof *rs->default_pool);
+		pool_init(rs->default_pool);
+		rs->current_pool = rs->default_pool;
+	}
+	return rs;
+}
 
 int mempool_valid(cudaMemPool_t pool)
 {
-	return pool == &default_pool || handle_find(HANDLE_MEMPOOL, HANDLE_KEY(pool));
+	return pool == pools()->default_pool || handle_find(HANDLE_MEMPOOL, HANDLE_KEY(pool));
 }
 
-cudaMemPool_t mempool_current(void) { return current; }
+cudaMemPool_t mempool_current(void) { return pools()->current_pool; }
 
 int mempool_take(cudaMemPool_t pool, size_t bytes)
 {
@@ -72,9 +89,9 @@ void mempool_give(cudaMemPool_t pool, size_t bytes)
 void mempool_reset(void)
 {
 	handle_free_kind(HANDLE_MEMPOOL);
-	memset(&default_pool, 0, sizeof default_pool);
-	default_pool.reuse[0] = default_pool.reuse[1] = default_pool.reuse[2] = 1;
-	current = &default_pool;
+	RtState *rs = pools();
+	pool_init(rs->default_pool);
+	rs->current_pool = rs->default_pool;
 }
 
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
@@ -82,7 +99,7 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 	RT_API();
 	if (!memPool) return rt_err(cudaErrorInvalidValue);
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
-	*memPool = &default_pool;
+	*memPool = pools()->default_pool;
 	return cudaSuccess;
 }
 
@@ -91,7 +108,7 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 	RT_API();
 	if (!memPool) return rt_err(cudaErrorInvalidValue);
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
-	*memPool = current;
+	*memPool = pools()->current_pool;
 	return cudaSuccess;
 }
 
@@ -100,7 +117,7 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
 	RT_API();
 	if (device != 0) return rt_err(cudaErrorInvalidDevice);
 	if (!mempool_valid(memPool)) return rt_err(cudaErrorInvalidValue);
-	current = memPool;
+	pools()->current_pool = memPool;
 	return cudaSuccess;
 }
 
@@ -120,8 +137,8 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
 		return rt_err(cudaErrorInvalidValue);
 	cudaMemPool_t p = calloc(1, sizeof *p);
 	if (!p) return rt_err(cudaErrorMemoryAllocation);
+	pool_init(p);
 	p->props = *poolProps;
-	p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
 	handle_add(HANDLE_MEMPOOL, HANDLE_KEY(p), p);
 	*memPool = p;
 	return cudaSuccess;
@@ -130,7 +147,8 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
 cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
 {
 	RT_API();
-	if (!memPool || memPool == &default_pool || !mempool_valid(memPool))
+	RtState *rs = pools();
+	if (!memPool || memPool == rs->default_pool || !mempool_valid(memPool))
 		return rt_err(cudaErrorInvalidValue);
 	/* allocations still out stay valid until freed (as NVIDIA's runtime
 	   defers the destruction); their pool's accounting goes with it */
@@ -138,11 +156,11 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
 		rt_say("cudaMemPoolDestroy: the pool still has %llu bytes allocated; rfsim "
 		       "keeps the pool until they are freed", memPool->used);
 		memPool->props.maxSize = 0;
-		if (current == memPool) current = &default_pool;
+		if (rs->current_pool == memPool) rs->current_pool = rs->default_pool;
 		return cudaSuccess;
 	}
 	handle_drop(HANDLE_MEMPOOL, HANDLE_KEY(memPool));
-	if (current == memPool) current = &default_pool;
+	if (rs->current_pool == memPool) rs->current_pool = rs->default_pool;
 	free(memPool);
 	return cudaSuccess;
 }

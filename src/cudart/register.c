@@ -52,12 +52,6 @@ struct RtModule {
 	int dead;                /* unregistered */
 };
 
-static RtModule **mods;      /* in registration order */
-static size_t nmods, capmods;
-static RtFunc **funcs;
-static size_t nfuncs, capfuncs;
-static RtVar **vars;
-static size_t nvars, capvars;
 
 /* the program's name, for messages */
 static const char *prog(void) { return program_invocation_short_name; }
@@ -65,10 +59,11 @@ static const char *prog(void) { return program_invocation_short_name; }
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	RtModule *m = xcalloc(1, sizeof *m);
 	m->wrapper = fatCubin;
-	VEC_RESERVE(mods, capmods, nmods + 1);
-	mods[nmods++] = m;
+	VEC_RESERVE(rs->mods, rs->capmods, rs->nmods + 1);
+	rs->mods[rs->nmods++] = m;
 	return (void **)m;
 }
 
@@ -86,28 +81,30 @@ void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
                             dim3 *bDim, dim3 *gDim, int *wSize)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	RtFunc *f = xcalloc(1, sizeof *f);
 	f->host = hostFun;
 	f->name = xstrdup(deviceName ? deviceName : deviceFun);
 	f->mod = (RtModule *)handle;
 	f->max_dyn_shared = -1;
 	f->carveout = -1;
-	VEC_RESERVE(funcs, capfuncs, nfuncs + 1);
-	funcs[nfuncs++] = f;
+	VEC_RESERVE(rs->funcs, rs->capfuncs, rs->nfuncs + 1);
+	rs->funcs[rs->nfuncs++] = f;
 }
 
 void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
                        const char *deviceName, int ext, size_t size, int constant, int global)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	RtVar *v = xcalloc(1, sizeof *v);
 	v->host = hostVar;
 	v->name = xstrdup(deviceName ? deviceName : deviceAddress);
 	v->mod = (RtModule *)handle;
 	v->size = size;
 	v->constant = constant;
-	VEC_RESERVE(vars, capvars, nvars + 1);
-	vars[nvars++] = v;
+	VEC_RESERVE(rs->vars, rs->capvars, rs->nvars + 1);
+	rs->vars[rs->nvars++] = v;
 }
 
 void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
@@ -115,9 +112,10 @@ void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *dev
                               int global)
 {
 	RT_API();
+	RtState *rs = rt_state();
 	__cudaRegisterVar(handle, (char *)hostVarPtrAddress, deviceAddress, deviceName, ext, size,
 	                  constant, global);
-	vars[nvars - 1]->managed = hostVarPtrAddress;
+	rs->vars[rs->nvars - 1]->managed = hostVarPtrAddress;
 }
 
 /* called by nvcc's code on the first use of a __managed__ variable: nonzero =
@@ -212,11 +210,12 @@ static void ptx_dump(const char *name, const FatbinPtx *ptx)
 
 static void module_load(RtModule *m)
 {
+	RtState *rs = rt_state();
 	m->tried = 1;
 	FatbinPtx ptx;
 	char base[300], name[400];
 	size_t k = 0;
-	while (k < nmods && mods[k] != m) k++;
+	while (k < rs->nmods && rs->mods[k] != m) k++;
 	if (k) snprintf(base, sizeof base, "%s.%zu", prog(), k);
 	else snprintf(base, sizeof base, "%s", prog());
 	if (fatbin_linked(m->wrapper)) {
@@ -239,8 +238,8 @@ static void module_load(RtModule *m)
 		return;
 	}
 	m->status = cudaSuccess;
-	for (size_t i = 0; i < nfuncs; i++) {
-		RtFunc *f = funcs[i];
+	for (size_t i = 0; i < rs->nfuncs; i++) {
+		RtFunc *f = rs->funcs[i];
 		if (f->mod == m && cuModuleGetFunction(&f->f, m->mod, f->name)) {
 			f->f = NULL;
 			if (!devrt(f->name))   /* libcudadevrt's kernels: its unit is left out */
@@ -248,39 +247,43 @@ static void module_load(RtModule *m)
 				       f->name);
 		}
 	}
-	for (size_t i = 0; i < nvars; i++)
-		if (vars[i]->mod == m && vars[i]->managed) managed_place(vars[i]);
+	for (size_t i = 0; i < rs->nvars; i++)
+		if (rs->vars[i]->mod == m && rs->vars[i]->managed) managed_place(rs->vars[i]);
 }
 
 void reg_load_all(void)
 {
-	for (size_t i = 0; i < nmods; i++)
-		if (!mods[i]->tried && !mods[i]->dead) module_load(mods[i]);
+	RtState *rs = rt_state();
+	for (size_t i = 0; i < rs->nmods; i++)
+		if (!rs->mods[i]->tried && !rs->mods[i]->dead) module_load(rs->mods[i]);
 }
 
 void reg_unload_all(void)
 {
-	for (size_t i = 0; i < nmods; i++) {
-		mods[i]->mod = NULL;     /* the context destroys the modules with itself */
-		mods[i]->tried = mods[i]->unmapped = 0;
-		mods[i]->status = cudaSuccess;
+	RtState *rs = rt_state();
+	for (size_t i = 0; i < rs->nmods; i++) {
+		rs->mods[i]->mod = NULL;     /* the context destroys the modules with itself */
+		rs->mods[i]->tried = rs->mods[i]->unmapped = 0;
+		rs->mods[i]->status = cudaSuccess;
 	}
-	for (size_t i = 0; i < nfuncs; i++) funcs[i]->f = NULL;
+	for (size_t i = 0; i < rs->nfuncs; i++) rs->funcs[i]->f = NULL;
 }
 
 RtFunc *reg_func(const void *p)
 {
+	RtState *rs = rt_state();
 	if (!p) return NULL;
-	for (size_t i = 0; i < nfuncs; i++)   /* a host stub address, or an RtFunc handle */
-		if (funcs[i]->host == p || (const void *)funcs[i] == p) return funcs[i];
+	for (size_t i = 0; i < rs->nfuncs; i++)   /* a host stub address, or an RtFunc handle */
+		if (rs->funcs[i]->host == p || (const void *)rs->funcs[i] == p) return rs->funcs[i];
 	return NULL;
 }
 
 RtVar *reg_var(const void *host)
 {
+	RtState *rs = rt_state();
 	if (!host) return NULL;
-	for (size_t i = 0; i < nvars; i++)
-		if (vars[i]->host == host) return vars[i];
+	for (size_t i = 0; i < rs->nvars; i++)
+		if (rs->vars[i]->host == host) return rs->vars[i];
 	return NULL;
 }
 

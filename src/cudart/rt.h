@@ -29,6 +29,14 @@
  * a program's threads take turns, as they would through one context; the
  * last error is per thread, as in NVIDIA's runtime, and a sticky error is
  * seen by all.
+ *
+ * State.  Everything the runtime remembers between calls is in one
+ * RtState (below), libcudart's part of src/api/state.h's Runtime, made on
+ * first use (rt_state); the handles it gives out are in that Runtime's
+ * registry.  What is each host thread's own -- the last error, the launch
+ * configurations nvcc's <<< >>> pushes, the thread's capture mode -- is in
+ * one RtThread per thread (rt_thread: _Thread_local), and needs no lock.
+ * These two, and the Runtime, are the library's only mutable variables.
  */
 #ifndef RFSIM_CUDART_RT_H
 #define RFSIM_CUDART_RT_H
@@ -42,7 +50,71 @@
 #include "base/config.h"
 #include "cudart/cudart.h"
 
-/* ---- runtime.c: start-up, configuration, errors ---- */
+typedef struct RtModule RtModule;
+typedef struct RtFunc RtFunc;
+typedef struct RtVar RtVar;
+
+/* ---- runtime.c: the state, start-up, configuration, errors ---- */
+
+enum { CONFIG_DEPTH = 16 };      /* launch configurations a thread may have pushed */
+
+typedef struct CallConfig {      /* one <<<grid, block, shmem, stream>>> (launch.c) */
+	dim3 grid, block;
+	size_t shmem;
+	cudaStream_t stream;
+} CallConfig;
+
+typedef struct RtThread {        /* a host thread's own state */
+	cudaError_t last_error;      /* cudaGetLastError's (runtime.c) */
+	CallConfig configs[CONFIG_DEPTH];   /* pushed, not yet popped (launch.c) */
+	int nconfigs;
+	enum cudaStreamCaptureMode capture_mode;   /* cudaThreadExchangeStreamCaptureMode's
+	                                               (capture.c); Global (0) at first */
+} RtThread;
+
+typedef struct RtState {         /* the runtime's memory between calls */
+	/* runtime.c */
+	CUcontext ctx;               /* the primary context, NULL until it is needed */
+	int configured;              /* the environment's config was read (the driver holds it) */
+	cudaError_t init_error;      /* a bad configuration: permanent */
+	cudaError_t sticky;          /* a kernel fault: every thread's */
+	char **said;                 /* rt_say's lines so far, each said once */
+	size_t nsaid, capsaid;
+	/* device.c */
+	unsigned device_flags;       /* cudaSetDeviceFlags' */
+	enum cudaFuncCache cache_config;
+	enum cudaSharedMemConfig shmem_config;
+	/* register.c: what nvcc registered, in registration order */
+	RtModule **mods;
+	size_t nmods, capmods;
+	RtFunc **funcs;
+	size_t nfuncs, capfuncs;
+	RtVar **vars;
+	size_t nvars, capvars;
+	/* memory.c: every allocation handed out */
+	struct Block *blocks;
+	size_t nblocks, capblocks;
+	/* mempool.c */
+	struct CUmemPoolHandle_st *default_pool;   /* made on first use */
+	cudaMemPool_t current_pool;  /* cudaDeviceSetMemPool's; NULL: the default pool */
+	/* stream.c */
+	unsigned long long next_stream_id;   /* 0..2: the default streams' ids */
+	double clock_ms;             /* stream_clock_ms() so far */
+	int clock_counted;           /* kernels of the log already in clock_ms */
+	/* capture.c */
+	struct Member *members, *tags;   /* streams, events in captures */
+	size_t nmembers, capmembers, ntags, captags;
+	unsigned long long next_capture_id;
+	cudaGraphEdgeData *zeros;    /* edge data of no edges, handed out (all zero) */
+	size_t capzeros;
+	/* stats.c: the C++ runtime's __cxa_demangle, looked up once */
+	char *(*demangle)(const char *, char *, size_t *, int *);
+	int demangle_looked;
+} RtState;
+
+RtState *rt_state(void);         /* the runtime's state, made on first use */
+RtThread *rt_thread(void);       /* the calling host thread's state */
+
 
 /* the first statement of every exported function: holds the runtime's lock
  * until the function returns (released by the variable's cleanup) */
@@ -89,9 +161,7 @@ int fatbin_container_ptx(const void *container, uint64_t avail, int max_arch, Fa
 
 /* ---- register.c: what nvcc registered, and the loaded modules ---- */
 
-typedef struct RtModule RtModule;
-
-typedef struct RtFunc {
+struct RtFunc {
 	const void *host;        /* host stub: the kernel's identity in the runtime API */
 	char *name;              /* its PTX (mangled) name */
 	RtModule *mod;
@@ -102,16 +172,16 @@ typedef struct RtFunc {
 	                            run time (0: not set; the kernel's __cluster_dims__ apply) */
 	int nonportable;         /* cudaFuncAttributeNonPortableClusterSizeAllowed */
 	int cluster_policy;      /* cudaFuncAttributeClusterSchedulingPolicyPreference */
-} RtFunc;
+};
 
-typedef struct RtVar {
+struct RtVar {
 	const void *host;        /* the host shadow variable nvcc made */
 	char *name;              /* its PTX name */
 	RtModule *mod;
 	size_t size;
 	int constant;            /* __constant__ rather than __device__ */
 	void **managed;          /* __managed__: where the program reads its address */
-} RtVar;
+};
 
 /* load every registered module that is not loaded yet into the current
  * context; a module without usable PTX is reported once and skipped */

@@ -1,6 +1,11 @@
 /*
- * runtime.c -- start-up, configuration from the environment, and the
- * runtime's error state.
+ * runtime.c -- the runtime's state, start-up, configuration from the
+ * environment, and the runtime's error state.
+ *
+ * The state (rt.h's RtState) is made on the first call that asks for it
+ * (rt_state) and hangs from the driver layer's Runtime (api/state.h), so
+ * the process has one structure of API state; a host thread's own state is
+ * its RtThread.  The config is the driver layer's copy, set here once.
  *
  * Start-up is lazy, as in NVIDIA's runtime: the first call that needs the
  * device (rt_ready) reads the environment, builds the simulated GPU's
@@ -37,23 +42,37 @@
 #include "base/base.h"
 #include "cudart/rt.h"
 
-static Config cfg;
-static CUcontext ctx;
-static cudaError_t init_error;   /* a bad configuration: permanent */
-static int configured;
-static _Thread_local cudaError_t last_error;   /* per host thread */
-static cudaError_t sticky;                      /* a kernel fault: every thread's */
-static pthread_mutex_t api_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static _Thread_local RtThread this_thread;   /* the calling thread's (rt.h) */
+
+RtThread *rt_thread(void) { return &this_thread; }
+
+/* made under the lock, read without it once made: a thread that sees the
+ * pointer set sees the state it points to (release, acquire) */
+RtState *rt_state(void)
+{
+	Runtime *r = runtime();
+	RtState *s = __atomic_load_n(&r->rt, __ATOMIC_ACQUIRE);
+	if (s) return s;
+	pthread_mutex_lock(&r->lock);
+	if (!r->rt) {
+		s = xcalloc(1, sizeof *s);
+		s->next_stream_id = 3;
+		s->next_capture_id = 1;
+		__atomic_store_n(&r->rt, s, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return r->rt;
+}
 
 int rt_lock(void)
 {
-	pthread_mutex_lock(&api_lock);
+	pthread_mutex_lock(&runtime()->lock);
 	return 1;
 }
 
 void rt_unlock(int *held)
 {
-	if (*held) pthread_mutex_unlock(&api_lock);
+	if (*held) pthread_mutex_unlock(&runtime()->lock);
 }
 
 /* ---- configuration --------------------------------------------------------- */
@@ -94,19 +113,23 @@ static int env_config(Config *c)
 /* read the environment's config once; a bad one disables the runtime */
 static void configure(void)
 {
-	if (configured) return;
-	configured = 1;
-	if (env_config(&cfg)) {
+	RtState *s = rt_state();
+	if (s->configured) return;
+	s->configured = 1;
+	Config *c = xmalloc(sizeof *c);
+	if (env_config(c)) {
 		fprintf(stderr, "rfsim: the CUDA runtime cannot start: fix the configuration\n");
-		init_error = cudaErrorInitializationError;
+		s->init_error = cudaErrorInitializationError;
 	}
-	api_set_config(&cfg);
+	api_set_config(c);
+	free(c);
 }
 
+/* the driver's copy: the one config of the process */
 const Config *rt_config(void)
 {
 	configure();
-	return &cfg;
+	return &runtime()->cfg;
 }
 
 int rt_quiet(void)
@@ -120,13 +143,14 @@ int rt_quiet(void)
 cudaError_t rt_ready(void)
 {
 	configure();
-	if (init_error) return init_error;
-	if (sticky) return sticky;
-	if (!ctx) {
+	RtState *s = rt_state();
+	if (s->init_error) return s->init_error;
+	if (s->sticky) return s->sticky;
+	if (!s->ctx) {
 		CUresult r = cuInit(0);
-		if (!r) r = cuCtxCreate(&ctx, NULL, 0, 0);
+		if (!r) r = cuCtxCreate(&s->ctx, NULL, 0, 0);
 		if (r) {
-			ctx = NULL;
+			s->ctx = NULL;
 			return rt_from_cu(r);
 		}
 	}
@@ -134,7 +158,7 @@ cudaError_t rt_ready(void)
 	return cudaSuccess;
 }
 
-void rt_set_sticky(cudaError_t e) { sticky = last_error = e; }
+void rt_set_sticky(cudaError_t e) { rt_state()->sticky = rt_thread()->last_error = e; }
 
 void rt_reset(void)
 {
@@ -145,28 +169,33 @@ void rt_reset(void)
 	texture_reset();
 	stream_reset();
 	reg_unload_all();
-	if (ctx) cuCtxDestroy(ctx);
-	ctx = NULL;
-	sticky = last_error = cudaSuccess;
+	RtState *s = rt_state();
+	if (s->ctx) cuCtxDestroy(s->ctx);
+	s->ctx = NULL;
+	s->sticky = rt_thread()->last_error = cudaSuccess;
 }
 
 /* ---- errors ------------------------------------------------------------------ */
 
 cudaError_t rt_err(cudaError_t e)
 {
-	if (e != cudaSuccess && !sticky) last_error = e;
+	if (e != cudaSuccess && !rt_state()->sticky) rt_thread()->last_error = e;
 	return e;
 }
 
 cudaError_t cudaGetLastError(void)
 {
 	RT_API();
-	cudaError_t e = sticky ? sticky : last_error;
-	last_error = cudaSuccess;
+	cudaError_t e = rt_state()->sticky ? rt_state()->sticky : rt_thread()->last_error;
+	rt_thread()->last_error = cudaSuccess;
 	return e;
 }
 
-cudaError_t cudaPeekAtLastError(void) { RT_API(); return sticky ? sticky : last_error; }
+cudaError_t cudaPeekAtLastError(void)
+{
+	RT_API();
+	return rt_state()->sticky ? rt_state()->sticky : rt_thread()->last_error;
+}
 
 const char *cudaGetErrorName(cudaError_t error)
 {
@@ -214,18 +243,17 @@ cudaError_t rt_from_cu(CUresult r)
 
 void rt_say(const char *fmt, ...)
 {
-	static char **said;
-	static size_t nsaid, capsaid;
+	RtState *s = rt_state();
 	char line[2048];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < nsaid; i++)
-		if (!strcmp(said[i], line)) return;
-	if (nsaid < 256) {           /* beyond that, say everything rather than grow */
-		VEC_RESERVE(said, capsaid, nsaid + 1);
-		said[nsaid++] = xstrdup(line);
+	for (size_t i = 0; i < s->nsaid; i++)
+		if (!strcmp(s->said[i], line)) return;
+	if (s->nsaid < 256) {        /* beyond that, say everything rather than grow */
+		VEC_RESERVE(s->said, s->capsaid, s->nsaid + 1);
+		s->said[s->nsaid++] = xstrdup(line);
 	}
 	fprintf(stderr, "rfsim: %s\n", line);
 }

@@ -32,16 +32,14 @@
  * with libstdc++), so this library itself needs no C++. */
 static const char *kernel_name(const char *mangled, char *buf, size_t size)
 {
-	typedef char *(*Demangle)(const char *, char *, size_t *, int *);
-	static Demangle demangle;
-	static int looked;
-	if (!looked) {
-		looked = 1;
-		*(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	RtState *rs = rt_state();
+	if (!rs->demangle_looked) {
+		rs->demangle_looked = 1;
+		*(void **)&rs->demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
 	}
-	if (!demangle || mangled[0] != '_' || mangled[1] != 'Z') return mangled;
+	if (!rs->demangle || mangled[0] != '_' || mangled[1] != 'Z') return mangled;
 	int status = -1;
-	char *full = demangle(mangled, NULL, NULL, &status);
+	char *full = rs->demangle(mangled, NULL, NULL, &status);
 	if (status || !full) return mangled;
 	/* the parameter list is the last top-level '(' ... ')' */
 	size_t n = strlen(full), depth = 0, cut = n;

@@ -39,7 +39,6 @@ struct CUevent_st {
 	double t_ms;                 /* stream_clock_ms() when it was */
 };
 
-static unsigned long long next_id = 3;  /* 0..2: the default streams' ids */
 
 /* ---- the clock ---------------------------------------------------------------- */
 
@@ -53,13 +52,13 @@ static double kernel_ms(const KernelStats *k, const Config *c)
 
 double stream_clock_ms(void)
 {
-	static double ms;
-	static int counted;          /* kernels of the log already in ms */
+	RtState *rs = rt_state();
 	int n;
 	const KernelStats *ks = api_kernel_log(&n);
-	if (n < counted) counted = 0;   /* the log was cleared */
-	for (; counted < n; counted++) ms += kernel_ms(&ks[counted], rt_config());
-	return ms;
+	if (n < rs->clock_counted) rs->clock_counted = 0;   /* the log was cleared */
+	for (; rs->clock_counted < n; rs->clock_counted++)
+		rs->clock_ms += kernel_ms(&ks[rs->clock_counted], rt_config());
+	return rs->clock_ms;
 }
 
 /* ---- streams ------------------------------------------------------------------ */
@@ -90,7 +89,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
 	cudaError_t e = rt_ready();
 	if (e) return rt_err(e);
 	struct CUstream_st *s = xcalloc(1, sizeof *s);
-	*s = (struct CUstream_st){flags, 0, next_id++};
+	*s = (struct CUstream_st){flags, 0, rt_state()->next_stream_id++};
 	(void)priority;              /* one priority level (cudaDeviceGetStreamPriorityRange) */
 	handle_add(HANDLE_STREAM, HANDLE_KEY(s), s);
 	*pStream = s;
