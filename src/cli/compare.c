@@ -357,9 +357,14 @@ static int run_sweep(const Opts *o, CmpRun *c, int jobs)
 		sweep_free(&s);
 		return fail(RF_ERUNTIME, "cannot create %s: %s", dir, strerror(errno));
 	}
-	SweepOpts so = {.dir = dir, .jobs = jobs, .done = point_done, .ctx = c};
+	/* point m * nwl + w is workload w under model m: start them workload by workload */
+	int *order = xmalloc(sizeof(int) * ((size_t)c->nwl * (size_t)c->nmodel + 1));
+	for (int w = 0, k = 0; w < c->nwl; w++)
+		for (int m = 0; m < c->nmodel; m++) order[k++] = m * c->nwl + w;
+	SweepOpts so = {.dir = dir, .jobs = jobs, .done = point_done, .ctx = c, .order = order};
 	SweepStats st;
 	rc = sweep_run(&s, &so, &st);
+	free(order);
 	remove_dir(dir);
 	sweep_free(&s);
 	return rc ? rc : st.interrupted ? 128 + st.interrupted : RF_OK;

@@ -102,6 +102,10 @@ typedef struct SweepOpts {
 	   lists failures itself: with done set, the runner prints no list of them */
 	void (*done)(void *ctx, const Point *p, const struct PointResult *r);
 	void *ctx;
+	/* order: NULL, or the points in the order to start them (a permutation of the
+	   sweep's points; `rfsim compare` starts a workload under every model before the
+	   next workload, so its rows print as they finish).  Results do not depend on it */
+	const int *order;
 } SweepOpts;
 
 typedef struct SweepStats {

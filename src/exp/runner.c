@@ -383,7 +383,7 @@ static int loop(Run *r, const sigset_t *waitset, const sigset_t *childmask)
 	int stop = 0, dirty = 0;
 	for (;;) {
 		while (!stop && r->running < r->o->jobs && r->next < r->hi) {
-			int i = r->next++;
+			int i = r->o->order ? r->o->order[r->next++] : r->next++;
 			if (r->res[i].status != PR_OK && finished_meanwhile(r, i)) r->st->reused++;
 			if (r->res[i].status == PR_OK) {
 				if (r->o->done) r->o->done(r->o->ctx, &r->pts[i], &r->res[i]);
