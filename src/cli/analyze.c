@@ -138,7 +138,8 @@ static int parse(int argc, char **argv, AOpts *a, int *helped)
 			a->what = s;
 			continue;
 		}
-		if (need(argc, argv, &i, &v)) return RF_EINPUT;
+		int rc = need(argc, argv, &i, &v);
+		if (rc) return rc;
 		Dim3 d;
 		uint64_t u;
 		if (isc) a->cfg.config = v;

@@ -63,32 +63,31 @@ static const Opt opts[NOPT] = {
 	[O_HELP] = {"-h", "--help", NULL, FOR_WL | FOR_PTX | FOR_CMP | FOR_CFG, "show help"},
 };
 
-/* the command a usage error points the user at ("run", ...; NULL: the main help) */
-static const char *usage_cmd;
-
-void usage_command(const char *cmd) { usage_cmd = cmd; }
+/* "rfsim: message" on stderr; code */
+static int say(int code, const char *fmt, va_list ap)
+{
+	fputs("rfsim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	return code;
+}
 
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("rfsim: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int rc = say(CLI_EUSAGE, fmt, ap);
 	va_end(ap);
-	if (usage_cmd) fprintf(stderr, "\ntry 'rfsim %s --help'\n", usage_cmd);
-	else fputs("\ntry 'rfsim --help'\n", stderr);
-	return RF_EINPUT;
+	return rc;
 }
 
 int fail(int code, const char *fmt, ...)
 {
 	va_list ap;
-	fputs("rfsim: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int rc = say(code, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	return code;
+	return rc;
 }
 
 /* the option argv[*i] names, and its value; -1 and a usage error if bad */
@@ -145,7 +144,7 @@ int args_parse(int argc, char **argv, Opts *o)
 		}
 		const char *v;
 		int k = match(argc, argv, &i, &v);
-		if (k < 0) return RF_EINPUT;
+		if (k < 0) return CLI_EUSAGE;       /* match() said why */
 		o->seen |= 1u << k;
 		switch (k) {
 		case O_CONFIG: o->config = v; break;

@@ -143,7 +143,8 @@ static int parse(int argc, char **argv, COpts *o, int *helped)
 		while (k < nk && !is_opt(a, valued[k][0], valued[k][1]))
 			k++;
 		if (k < nk) {
-			if (need(argc, argv, &i, &v) || parse_value(a, v, o)) return RF_EINPUT;
+			int rc = need(argc, argv, &i, &v);
+			if (rc || (rc = parse_value(a, v, o))) return rc;
 			continue;
 		}
 		if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);

@@ -57,9 +57,12 @@ typedef struct Opts {
 	unsigned seen;           /* bit k: option k of args.c's table was given */
 } Opts;
 
+/* a usage error: prints "rfsim: message" and returns CLI_EUSAGE, which every caller
+ * passes up to main(); main points at the command's --help and exits with 2.  Above
+ * every exit status a command returns (sweep's failed-point counts, 128 + a signal),
+ * and 2 in its low byte */
+enum { CLI_EUSAGE = 0x102 };
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* name the command whose --help usage errors suggest (main.c, once known) */
-void usage_command(const char *cmd);
 int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int args_parse(int argc, char **argv, Opts *o);     /* RF_OK or exit code 2 */
 void args_free(Opts *o);

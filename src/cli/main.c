@@ -172,10 +172,6 @@ static int dispatch_opts(const char *cmd, const Opts *o)
 
 static int dispatch(const char *cmd, int argc, char **argv)
 {
-	static const char *const cmds[] = {"list", "analyze", "sweep", "plot", "reproduce",
-	                                   "calibrate"};
-	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-		if (!strcmp(cmd, cmds[i])) usage_command(cmds[i]);
 	if (!strcmp(cmd, "list")) return cmd_list(argc, argv);
 	if (!strcmp(cmd, "analyze")) return cmd_analyze(argc, argv);
 	if (!strcmp(cmd, "sweep")) return cmd_sweep(argc, argv);
@@ -184,7 +180,6 @@ static int dispatch(const char *cmd, int argc, char **argv)
 	if (!strcmp(cmd, "calibrate")) return cmd_calibrate(argc, argv);
 	int known = !strcmp(cmd, "run") || !strcmp(cmd, "compare") || !strcmp(cmd, "config");
 	if (!known) return usage_error("unknown command '%s'", cmd);
-	usage_command(cmd);
 	Opts o;
 	int rc = args_parse(argc, argv, &o);
 	if (!rc) rc = dispatch_opts(cmd, &o);
@@ -207,8 +202,18 @@ int main(int argc, char **argv)
 		printf("rfsim %s\n", RFSIM_VERSION);
 		return RF_OK;
 	}
-	if (cmd[0] == '-') return usage_error("unknown option '%s'", cmd);
-	int rc = dispatch(cmd, argc - 2, argv + 2);
+	int rc = cmd[0] == '-' ? usage_error("unknown option '%s'", cmd)
+	                       : dispatch(cmd, argc - 2, argv + 2);
 	fflush(stdout);
+	if (rc == CLI_EUSAGE) {                  /* point at the command's --help */
+		static const char *const cmds[] = {"list", "analyze", "sweep", "plot", "reproduce",
+		                                   "calibrate", "run", "compare", "config"};
+		const char *help = NULL;
+		for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+			if (!strcmp(cmd, cmds[i])) help = cmds[i];
+		if (help) fprintf(stderr, "try 'rfsim %s --help'\n", help);
+		else fputs("try 'rfsim --help'\n", stderr);
+		rc = RF_EINPUT;
+	}
 	return rc;
 }

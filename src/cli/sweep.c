@@ -140,7 +140,7 @@ static int sweep_args(int argc, char **argv, SwArgs *a)
 	for (int i = 0; i < argc; i++) {
 		const char *v;
 		int k = xopt(argc, argv, &i, sopts, NSOPT, &v), rc = RF_OK;
-		if (k == -2) return RF_EINPUT;
+		if (k == -2) return CLI_EUSAGE;      /* xopt said why */
 		if (k == -1 && a->file) return usage_error("sweep takes one file ('%s')", argv[i]);
 		double t;
 		char *end;
@@ -276,7 +276,7 @@ int cmd_reproduce(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		const char *v;
 		int k = xopt(argc, argv, &i, ropts, NROPT, &v), rc = RF_OK;
-		if (k == -2) return RF_EINPUT;
+		if (k == -2) return CLI_EUSAGE;      /* xopt said why */
 		if (k == -1 && o.what) return usage_error("reproduce takes one name ('%s')", argv[i]);
 		switch (k) {
 		case -1: o.what = argv[i]; break;
