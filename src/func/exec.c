@@ -543,11 +543,22 @@ static inline float as_f32(uint32_t u)
 	return f;
 }
 
+/* r[l] = expr for the lanes of gm: for a full warp, one loop over all 32 lanes into a
+ * local array, which the compiler vectorises (the destination may be a source, so the
+ * results go to r only once every lane is computed); else lane by lane */
+#define LANEWISE(expr) do { \
+	if (gm == ~0u) { \
+		uint32_t t_[32]; \
+		for (uint32_t l = 0; l < 32; l++) t_[l] = (expr); \
+		memcpy(r, t_, sizeof t_); \
+	} else { \
+		LANES(gm, l) r[l] = (expr); \
+	} } while (0)
 #define FAST2(expr) do { const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]); \
-	uint32_t *r = dstp(w, d->d[0]); LANES(gm, l) r[l] = (expr); } while (0)
+	uint32_t *r = dstp(w, d->d[0]); LANEWISE(expr); } while (0)
 #define FAST3(expr) do { const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]); \
 	const uint32_t *cc = srcp(w, img, d->s[2]); uint32_t *r = dstp(w, d->d[0]); \
-	LANES(gm, l) r[l] = (expr); } while (0)
+	LANEWISE(expr); } while (0)
 #define FAST64(expr) do { const uint32_t *a = srcp(w, img, d->s[0]), *b = srcp(w, img, d->s[1]); \
 	uint32_t *r = dstp(w, d->d[0]); LANES(gm, l) wrw(r, l, 2, (expr)); } while (0)
 
@@ -585,6 +596,7 @@ static void exec_fast_f64(Warp *w, const Image *img, const DIns *d, uint32_t gm)
 	}
 }
 
+SIMD_CLONES
 static int exec_fast(Warp *w, const Image *img, const DIns *d, uint32_t gm)
 {
 	switch (d->fast) {

@@ -12,6 +12,16 @@
 #include "func/warp.h"
 
 /* for each set bit l of lane mask m, lowest first */
+/* a hot function compiled twice, for x86-64-v3 (AVX2, FMA, BMI, POPCNT) and for the
+ * baseline, the loader picking by the CPU (an ifunc): the same binary runs everywhere.
+ * GCC on x86-64 only; not under the sanitizers */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define SIMD_CLONES
+#endif
+
 #define LANES(m, l) \
 	for (uint32_t m_##l = (m), l; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); \
 	     m_##l &= m_##l - 1)
