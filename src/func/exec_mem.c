@@ -207,19 +207,69 @@ uint8_t *exec_span(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t 
 
 /* ---- memory instructions -------------------------------------------------- */
 
+/* the whole warp's accesses of n bytes at once, when they fall in one global
+ * allocation or in the CTA's own shared memory, naturally aligned: the host address of
+ * the lowest, *lo (lane l's is that + addr[l] - *lo), and the step trace filled as
+ * exec_span() fills it lane by lane.  NULL: take the lanes one at a time (other spaces,
+ * another CTA's shared memory, several allocations, a fault to report) */
+static uint8_t *warp_span(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t n,
+                          uint64_t addr[32], uint64_t *lo)
+{
+	const Image *img = c->L->img;
+	int xs = d->space;
+	if (xs != XS_GLOBAL && xs != XS_SHARED) return NULL;
+	uint64_t mn = UINT64_MAX, mx = 0, bits = 0;
+	LANES(act, l) {
+		uint64_t a = exec_addr_of(w, img, d, l);
+		addr[l] = a;
+		mn = a < mn ? a : mn;
+		mx = a > mx ? a : mx;
+		bits |= a;
+	}
+	if ((bits & (n - 1)) || mx > UINT64_MAX - n) return NULL;
+	uint8_t *p;
+	if (xs == XS_GLOBAL) {
+		p = gmem_ptr(c->L->gm, mn, mx + n - mn, &w->mem_hint);
+	} else {
+		if (mx + n > c->shared_bytes) return NULL;   /* a rank bit, or out of bounds */
+		p = c->shared + mn;
+	}
+	if (!p) return NULL;
+	StepTrace *tr = w->trace;
+	if (tr) {
+		LANES(act, l) tr->space[l] = (uint8_t)xs, tr->addr[l] = addr[l];
+		tr->nbytes = n;
+		tr->mem_lanes |= act;
+	}
+	*lo = mn;
+	return p;
+}
+
+static inline void ld_lane(Warp *w, const DIns *d, uint32_t l, const uint8_t *p, int n, int e,
+                           int sgn)
+{
+	for (int i = 0; i < n; i++) {
+		if (d->d[i] < 0) continue;
+		uint64_t v = extend(load_le(p + i * e, e), e, sgn);
+		wrw(dstp(w, d->d[i]), l, d->dw[i], v);
+	}
+}
+
 int exec_ld(Cta *c, Warp *w, const DIns *d, uint32_t act)
 {
 	const Image *img = c->L->img;
 	int n = d->nd, e = d->elt, sgn = (d->flags & DF_SIGNED) != 0;
+	uint64_t addr[32], lo;
+	const uint8_t *base = warp_span(c, w, d, act, (uint32_t)(e * n), addr, &lo);
+	if (base) {
+		LANES(act, l) ld_lane(w, d, l, base + (addr[l] - lo), n, e, sgn);
+		return EX_OK;
+	}
 	LANES(act, l) {
 		uint64_t a = exec_addr_of(w, img, d, l);
 		const uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)(e * n), 0);
 		if (!p) return EX_FAULT;
-		for (int i = 0; i < n; i++) {
-			if (d->d[i] < 0) continue;
-			uint64_t v = extend(load_le(p + i * e, e), e, sgn);
-			wrw(dstp(w, d->d[i]), l, d->dw[i], v);
-		}
+		ld_lane(w, d, l, p, n, e, sgn);
 	}
 	return EX_OK;
 }
@@ -235,9 +285,12 @@ int exec_st(Cta *c, Warp *w, const DIns *d, uint32_t act)
 		uint64_t a = exec_addr_of(w, img, d, (uint32_t)__builtin_ctz(act));
 		w->nlocal += a - GPU_LOCAL_WIN < GPU_WIN_SIZE;
 	}
+	uint64_t addr[32], lo;
+	uint8_t *base = warp_span(c, w, d, act, (uint32_t)(e * n), addr, &lo);
 	LANES(act, l) {
-		uint64_t a = exec_addr_of(w, img, d, l);
-		uint8_t *p = exec_addr(c, w, l, d, d->space, a, (uint32_t)(e * n), 1);
+		uint8_t *p = base ? base + (addr[l] - lo)
+		                  : exec_addr(c, w, l, d, d->space, exec_addr_of(w, img, d, l),
+		                              (uint32_t)(e * n), 1);
 		if (!p) return EX_FAULT;
 		for (int i = 0; i < n; i++)
 			store_le(p + i * e, e, rdw(srcp(w, img, d->s[i]), l, d->sw[i]));
