@@ -129,17 +129,26 @@ uint8_t *exec_addr(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t 
 	return exec_span(c, w, l, d, xs, a, n, n, store, 1);
 }
 
+/* the space a generic address lies in, *a made an address in it (gpu.h's windows) */
+static inline int generic_space(uint64_t *a)
+{
+	static const struct { uint64_t base; int xs; } win[] = {
+		{GPU_SHARED_WIN, XS_SHARED}, {GPU_LOCAL_WIN, XS_LOCAL}, {GPU_CONST_WIN, XS_CONST},
+		{GPU_PARAM_WIN, XS_KPARAM},
+	};
+	for (size_t i = 0; i < sizeof win / sizeof *win; i++)
+		if (*a - win[i].base < GPU_WIN_SIZE) {
+			*a -= win[i].base;
+			return win[i].xs;
+		}
+	return XS_GLOBAL;
+}
+
 uint8_t *exec_span(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t a,
                    uint32_t n, uint32_t align, int store, int trace)
 {
 	const Launch *L = c->L;
-	if (xs == XS_GENERIC) {
-		if (a - GPU_SHARED_WIN < GPU_WIN_SIZE) xs = XS_SHARED, a -= GPU_SHARED_WIN;
-		else if (a - GPU_LOCAL_WIN < GPU_WIN_SIZE) xs = XS_LOCAL, a -= GPU_LOCAL_WIN;
-		else if (a - GPU_CONST_WIN < GPU_WIN_SIZE) xs = XS_CONST, a -= GPU_CONST_WIN;
-		else if (a - GPU_PARAM_WIN < GPU_WIN_SIZE) xs = XS_KPARAM, a -= GPU_PARAM_WIN;
-		else xs = XS_GLOBAL;
-	}
+	if (xs == XS_GENERIC) xs = generic_space(&a);
 	/* after resolving a generic address (the windows are aligned), so the
 	   report names the space and, for global memory only, an allocation */
 	if (align > 1 && (a & (align - 1))) {
@@ -208,19 +217,25 @@ uint8_t *exec_span(Cta *c, Warp *w, uint32_t l, const DIns *d, int xs, uint64_t 
 /* ---- memory instructions -------------------------------------------------- */
 
 /* the whole warp's accesses of n bytes at once, when they fall in one global
- * allocation or in the CTA's own shared memory, naturally aligned: the host address of
- * the lowest, *lo (lane l's is that + addr[l] - *lo), and the step trace filled as
- * exec_span() fills it lane by lane.  NULL: take the lanes one at a time (other spaces,
- * another CTA's shared memory, several allocations, a fault to report) */
+ * allocation or in the CTA's own shared memory, naturally aligned (generic addresses
+ * too, every lane's in the same one of those spaces): the host address of the lowest,
+ * *lo (lane l's is that + addr[l] - *lo), and the step trace filled as exec_span()
+ * fills it lane by lane.  NULL: take the lanes one at a time (other spaces, another
+ * CTA's shared memory, several allocations or spaces, a fault to report) */
 static uint8_t *warp_span(Cta *c, Warp *w, const DIns *d, uint32_t act, uint32_t n,
                           uint64_t addr[32], uint64_t *lo)
 {
 	const Image *img = c->L->img;
-	int xs = d->space;
-	if (xs != XS_GLOBAL && xs != XS_SHARED) return NULL;
+	int xs = d->space, gen = xs == XS_GENERIC;
+	if (xs != XS_GLOBAL && xs != XS_SHARED && !gen) return NULL;
 	uint64_t mn = UINT64_MAX, mx = 0, bits = 0;
 	LANES(act, l) {
 		uint64_t a = exec_addr_of(w, img, d, l);
+		if (gen) {
+			int s = generic_space(&a);
+			if (xs == XS_GENERIC) xs = s;
+			if (s != xs || (s != XS_GLOBAL && s != XS_SHARED)) return NULL;
+		}
 		addr[l] = a;
 		mn = a < mn ? a : mn;
 		mx = a > mx ? a : mx;
